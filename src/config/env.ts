@@ -1,0 +1,77 @@
+/**
+ * Builds the configuration from environment variables and CLI flags. Entry points only.
+ */
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
+import { ErrorCode, HindsightError } from "../core/errors.js";
+import type { HindsightConfigInput } from "./schema.js";
+
+export interface ConfigFlags {
+  databaseUrl?: string;
+  dataDir?: string;
+}
+
+type Env = Record<string, string | undefined>;
+
+function number(env: Env, name: string): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isFinite(value)) {
+    throw new HindsightError(ErrorCode.CONFIG_INVALID, `${name}: '${raw}' is not a number`, {
+      field: name,
+    });
+  }
+  return value;
+}
+
+function expandHome(path: string): string {
+  return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
+}
+
+function embedderFromEnv(env: Env): HindsightConfigInput["embedder"] {
+  const kind = (env.HINDSIGHT_EMBEDDER ?? "hash").trim().toLowerCase();
+  switch (kind) {
+    case "hash":
+      return { kind: "hash" };
+    case "local":
+      return {
+        kind: "local",
+        ...(env.HINDSIGHT_EMBEDDING_MODEL_DIR
+          ? { modelDir: resolve(expandHome(env.HINDSIGHT_EMBEDDING_MODEL_DIR)) }
+          : {}),
+        ...(env.EMBEDDING_MODEL ? { model: env.EMBEDDING_MODEL } : {}),
+        allowRemote: env.HF_HUB_OFFLINE !== "1" && !env.HINDSIGHT_EMBEDDING_MODEL_DIR,
+      };
+    case "openai": {
+      const dimensions = number(env, "EMBEDDING_DIMENSIONS");
+      return {
+        kind: "openai",
+        ...(env.OPENAI_BASE_URL ? { baseUrl: env.OPENAI_BASE_URL } : {}),
+        ...(env.OPENAI_API_KEY ? { apiKey: env.OPENAI_API_KEY } : {}),
+        ...(env.EMBEDDING_MODEL ? { model: env.EMBEDDING_MODEL } : {}),
+        ...(dimensions === undefined ? {} : { dimensions }),
+      };
+    }
+    default:
+      throw new HindsightError(
+        ErrorCode.CONFIG_INVALID,
+        `HINDSIGHT_EMBEDDER: '${kind}' is not one of hash, local, openai`,
+        { field: "HINDSIGHT_EMBEDDER" },
+      );
+  }
+}
+
+export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfigInput {
+  const databaseUrl = flags.databaseUrl ?? env.DATABASE_URL;
+  const dataDir = flags.dataDir ?? env.HINDSIGHT_DATA_DIR ?? join(homedir(), ".hindsight", "data");
+  const lockTimeoutMs = number(env, "HINDSIGHT_LOCK_TIMEOUT_MS");
+  const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
+  return {
+    ...(databaseUrl ? { databaseUrl } : {}),
+    dataDir: dataDir === "memory://" ? dataDir : resolve(expandHome(dataDir)),
+    ...(lockTimeoutMs === undefined ? {} : { lockTimeoutMs }),
+    embedder: embedderFromEnv(env),
+    ...(floor === undefined ? {} : { recall: { floor } }),
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * Configuration arrives as one typed, validated, frozen object. Only entry points (CLI,
+ * server main) read the environment and flags to build it; library code never does.
+ */
+import { z } from "zod";
+import { DEFAULT_RANKING } from "../core/ranking.js";
+
+const HashEmbedderConfig = z.strictObject({ kind: z.literal("hash") });
+
+const LocalEmbedderConfig = z.strictObject({
+  kind: z.literal("local"),
+  /** A local model directory (config.json, tokenizer.json, onnx/model.onnx). */
+  modelDir: z.string().min(1).optional(),
+  /** A hub model name, used when no directory is given and remote loading is allowed. */
+  model: z.string().min(1).optional(),
+  allowRemote: z.boolean().default(false),
+});
+
+const OpenAIEmbedderConfig = z.strictObject({
+  kind: z.literal("openai"),
+  baseUrl: z.url().default("https://api.openai.com/v1"),
+  apiKey: z.string().min(1).optional(),
+  model: z.string().min(1).default("text-embedding-3-small"),
+  dimensions: z.number().int().positive().optional(),
+  timeoutMs: z.number().int().positive().default(30_000),
+  maxRetries: z.number().int().min(0).max(10).default(3),
+  batchSize: z.number().int().positive().max(2048).default(64),
+});
+
+export const EmbedderConfig = z.discriminatedUnion("kind", [
+  HashEmbedderConfig,
+  LocalEmbedderConfig,
+  OpenAIEmbedderConfig,
+]);
+export type EmbedderConfig = z.infer<typeof EmbedderConfig>;
+
+const Weight = z.number().min(0).max(1);
+
+export const HindsightConfig = z.strictObject({
+  /** PostgreSQL connection string; when absent, the embedded store in `dataDir` is used. */
+  databaseUrl: z.string().min(1).optional(),
+  /** Embedded store directory, or `memory://` for a throw-away database. */
+  dataDir: z.string().min(1),
+  /** How long a second process waits for the embedded directory's owner to exit. */
+  lockTimeoutMs: z.number().int().min(0).default(10_000),
+  embedder: EmbedderConfig.default({ kind: "hash" }),
+  recall: z
+    .strictObject({
+      floor: z.number().min(0).max(1).default(DEFAULT_RANKING.floor),
+      candidateLimit: z.number().int().min(10).max(1000).default(50),
+      freshnessHalfLifeDays: z.number().positive().default(DEFAULT_RANKING.freshnessHalfLifeDays),
+      weights: z
+        .strictObject({
+          vector: Weight.default(DEFAULT_RANKING.weights.vector),
+          keyword: Weight.default(DEFAULT_RANKING.weights.keyword),
+          freshness: Weight.default(DEFAULT_RANKING.weights.freshness),
+          frequency: Weight.default(DEFAULT_RANKING.weights.frequency),
+        })
+        .default(DEFAULT_RANKING.weights),
+    })
+    .default({
+      floor: DEFAULT_RANKING.floor,
+      candidateLimit: 50,
+      freshnessHalfLifeDays: DEFAULT_RANKING.freshnessHalfLifeDays,
+      weights: DEFAULT_RANKING.weights,
+    }),
+});
+
+export type HindsightConfig = z.output<typeof HindsightConfig>;
+export type HindsightConfigInput = z.input<typeof HindsightConfig>;

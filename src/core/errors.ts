@@ -1,0 +1,75 @@
+/**
+ * Errors with stable codes. Transports map `code` to HTTP status, MCP results and CLI exit
+ * codes, each in exactly one place; callers discriminate by `code`, never by `instanceof`.
+ */
+export const ErrorCode = {
+  INVALID_INPUT: "INVALID_INPUT",
+  NOT_FOUND: "NOT_FOUND",
+  CONFIG_INVALID: "CONFIG_INVALID",
+  STORAGE_FAILED: "STORAGE_FAILED",
+  EMBEDDER_FAILED: "EMBEDDER_FAILED",
+  EMBEDDER_MISMATCH: "EMBEDDER_MISMATCH",
+  DATA_DIR_IN_USE: "DATA_DIR_IN_USE",
+  INTERNAL: "INTERNAL",
+} as const;
+
+export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+export interface HindsightErrorOptions {
+  /** The input field at fault, dotted (`metadata.owner`), for INVALID_INPUT and NOT_FOUND. */
+  field?: string;
+  details?: Record<string, unknown>;
+  cause?: unknown;
+}
+
+export class HindsightError extends Error {
+  readonly code: ErrorCode;
+  readonly field: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: HindsightErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = "HindsightError";
+    this.code = code;
+    this.field = options.field;
+    this.details = options.details;
+  }
+
+  toJSON(): { code: ErrorCode; message: string; field?: string; details?: Record<string, unknown> } {
+    return {
+      code: this.code,
+      message: this.message,
+      ...(this.field === undefined ? {} : { field: this.field }),
+      ...(this.details === undefined ? {} : { details: this.details }),
+    };
+  }
+}
+
+export function isHindsightError(error: unknown): error is HindsightError {
+  return (
+    typeof error === "object" &&
+    error !== null &&
+    "code" in error &&
+    typeof (error as { code: unknown }).code === "string" &&
+    (error as { code: string }).code in ErrorCode &&
+    error instanceof Error
+  );
+}
+
+export function invalidInput(field: string, message: string): HindsightError {
+  return new HindsightError(ErrorCode.INVALID_INPUT, `${field}: ${message}`, { field });
+}
+
+export function notFound(field: string, id: string): HindsightError {
+  return new HindsightError(ErrorCode.NOT_FOUND, `no memory with id ${id}`, {
+    field,
+    details: { id },
+  });
+}
+
+/** Wraps an unknown failure of our own machinery; never blames the caller's input. */
+export function wrapError(code: ErrorCode, context: string, cause: unknown): HindsightError {
+  if (isHindsightError(cause)) return cause;
+  const reason = cause instanceof Error ? cause.message : String(cause);
+  return new HindsightError(code, `${context}: ${reason}`, { cause });
+}

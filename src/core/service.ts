@@ -1,0 +1,225 @@
+/**
+ * The memory service: the one place where storing, recalling and forgetting happen. CLI, REST
+ * and MCP are thin translators over these methods.
+ */
+import { randomUUID } from "node:crypto";
+import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
+import type { Candidate, Clock, Embedder, Logger, MemoryStore, NewEpisodic } from "./ports.js";
+import { type RankingOptions, rankCandidates } from "./ranking.js";
+import {
+  ForgetInput,
+  RecallInput,
+  StoreEpisodicInput,
+  StoreSemanticInput,
+} from "./schemas.js";
+import { parseInstant, parseTimeRange } from "./time-range.js";
+import type { ForgetResult, MemoryLayer, MemoryStats, RecalledMemory } from "./types.js";
+import { validate } from "./validate.js";
+import { searchText } from "./search-text.js";
+
+export interface MemoryServiceOptions {
+  store: MemoryStore;
+  embedder: Embedder;
+  clock: Clock;
+  logger: Logger;
+  ranking: RankingOptions;
+  /** Nearest neighbours and keyword hits fetched per layer before ranking. */
+  candidateLimit: number;
+}
+
+export interface RecallResponse {
+  results: RecalledMemory[];
+}
+
+/** Library callers may pass Dates where the wire format has ISO strings. */
+function isoDates<T>(input: T): T {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return input;
+  const copy: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(copy)) {
+    if (value instanceof Date) copy[key] = value.toISOString();
+  }
+  return copy as T;
+}
+
+export class MemoryService {
+  readonly store: MemoryStore;
+  readonly embedder: Embedder;
+  private readonly clock: Clock;
+  private readonly options: MemoryServiceOptions;
+
+  constructor(options: MemoryServiceOptions) {
+    this.options = options;
+    this.store = options.store;
+    this.embedder = options.embedder;
+    this.clock = options.clock;
+  }
+
+  /** Stores one task interaction as an episodic memory. */
+  async storeEpisodic(input: unknown): Promise<{ id: string }> {
+    const { ids } = await this.storeEpisodicBatch([input]);
+    return { id: ids[0]! };
+  }
+
+  /**
+   * Stores many episodic memories in one transaction: all are validated before anything is
+   * embedded or written, so one bad item writes nothing.
+   */
+  async storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }> {
+    const parsed = inputs.map((input, index) => {
+      try {
+        return validate(StoreEpisodicInput, isoDates(input));
+      } catch (error) {
+        if (inputs.length === 1) throw error;
+        throw prefixField(error, `[${index}]`);
+      }
+    });
+    const embeddings = await this.embed(parsed.map((item) => `${item.task_type}: ${item.summary}`));
+    const now = this.clock.now();
+    const rows: NewEpisodic[] = parsed.map((item, index) => ({
+      id: randomUUID(),
+      occurred_at: item.occurred_at ? parseInstant(item.occurred_at)! : now,
+      recorded_at: now,
+      task_type: item.task_type,
+      summary: item.summary,
+      outcome: item.outcome,
+      metadata: item.metadata ?? {},
+      tags: item.tags ?? [],
+      source: item.source ?? null,
+      subject: item.subject ?? null,
+      user_id: item.user_id ?? null,
+      agent_id: item.agent_id ?? null,
+      confidence: item.confidence ?? 1,
+      decay_score: 1,
+      status: "active",
+      embedding: embeddings[index]!,
+      search_text: searchText(item.task_type, item.summary, ...(item.tags ?? [])),
+    }));
+    await this.store.insertEpisodic(rows);
+    return { ids: rows.map((row) => row.id) };
+  }
+
+  /** Stores a rule or fact as a semantic memory, linked to the episodes it came from. */
+  async storeSemantic(input: unknown): Promise<{ id: string }> {
+    const item = validate(StoreSemanticInput, isoDates(input));
+    const [embedding] = await this.embed([`${item.key_text} ${item.value_text}`]);
+    const now = this.clock.now();
+    const id = randomUUID();
+    await this.store.insertSemantic({
+      id,
+      key_text: item.key_text,
+      value_text: item.value_text,
+      task_type: item.task_type ?? null,
+      confidence: item.confidence ?? 1,
+      created_at: now,
+      updated_at: now,
+      valid_from: item.valid_from ? parseInstant(item.valid_from)! : now,
+      valid_to: null,
+      metadata: item.metadata ?? {},
+      tags: item.tags ?? [],
+      source: item.source ?? null,
+      subject: item.subject ?? null,
+      user_id: item.user_id ?? null,
+      agent_id: item.agent_id ?? null,
+      status: "active",
+      embedding: embedding!,
+      search_text: searchText(item.key_text, item.value_text, ...(item.tags ?? [])),
+      source_episode_ids: [...new Set(item.source_episode_ids ?? [])],
+    });
+    return { id };
+  }
+
+  /** Finds the memories most relevant to a query, best first, none below the score floor. */
+  async recall(input: unknown): Promise<RecallResponse> {
+    const request = validate(RecallInput, input);
+    const range = request.time_range ? parseTimeRange(request.time_range) : {};
+    if (typeof range === "string") throw invalidInput("time_range", range);
+    const layers: MemoryLayer[] =
+      request.memory_layer === "all" ? ["episodic", "semantic"] : [request.memory_layer];
+    const [embedding] = await this.embed([request.query_text]);
+    const keywords = [...new Set(searchText(request.query_text).split(" ").filter(Boolean))];
+    const filter = {
+      ...(request.task_type_filter === undefined ? {} : { task_type: request.task_type_filter }),
+      ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
+      ...(request.agent_id === undefined ? {} : { agent_id: request.agent_id }),
+      ...range,
+      include_archived: request.include_archived,
+    };
+    const candidates: Candidate[] = [];
+    for (const layer of layers) {
+      candidates.push(
+        ...(await this.store.findCandidates({
+          layer,
+          embedding: embedding!,
+          keywords,
+          filter,
+          limit: Math.max(this.options.candidateLimit, request.top_k),
+        })),
+      );
+    }
+    const now = this.clock.now();
+    const ranking = { ...this.options.ranking, floor: request.min_score ?? this.options.ranking.floor };
+    const results = rankCandidates(candidates, keywords, now, request.top_k, ranking);
+    await this.recordAccess(results, now);
+    return { results };
+  }
+
+  private async recordAccess(results: RecalledMemory[], now: Date): Promise<void> {
+    for (const layer of ["episodic", "semantic"] as const) {
+      const ids = results.filter((result) => result.layer === layer).map((result) => result.id);
+      await this.store.touch(layer, ids, now);
+    }
+    for (const result of results) {
+      result.access_count += 1;
+      if (result.layer === "episodic") result.last_accessed_at = now;
+      else result.last_used_at = now;
+    }
+  }
+
+  /** Soft: archive (left out of recall, reversible). Hard: delete for good. */
+  async forget(input: unknown): Promise<ForgetResult> {
+    const request = validate(ForgetInput, input);
+    const result = await this.store.forget(request.memory_id, request.mode);
+    if (!result) throw notFound("memory_id", request.memory_id);
+    this.options.logger.info("memory forgotten", { ...result });
+    return result;
+  }
+
+  async stats(): Promise<MemoryStats> {
+    return {
+      episodic: await this.store.counts("episodic"),
+      semantic: await this.store.counts("semantic"),
+      store: this.store.description,
+      embedder: this.embedder.id,
+    };
+  }
+
+  async close(): Promise<void> {
+    await this.embedder.close?.();
+    await this.store.close();
+  }
+
+  private async embed(texts: string[]): Promise<Float32Array[]> {
+    let vectors: Float32Array[];
+    try {
+      vectors = await this.embedder.embed(texts);
+    } catch (error) {
+      throw wrapError(ErrorCode.EMBEDDER_FAILED, `embedder ${this.embedder.id} failed`, error);
+    }
+    const wrong = vectors.find((vector) => vector.length !== this.embedder.dimensions);
+    if (vectors.length !== texts.length || wrong) {
+      throw new HindsightError(
+        ErrorCode.EMBEDDER_FAILED,
+        `embedder ${this.embedder.id} returned ${vectors.length} vectors of ${wrong?.length ?? this.embedder.dimensions} dimensions for ${texts.length} texts; expected ${this.embedder.dimensions} dimensions`,
+      );
+    }
+    return vectors;
+  }
+}
+
+function prefixField(error: unknown, prefix: string): unknown {
+  if (error instanceof HindsightError && error.code === ErrorCode.INVALID_INPUT) {
+    const field = `${prefix}.${error.field ?? "input"}`;
+    return new HindsightError(ErrorCode.INVALID_INPUT, `${prefix}.${error.message}`, { field });
+  }
+  return error;
+}

@@ -1,0 +1,38 @@
+import { describe, expect, it } from "vitest";
+import { parseInstant, parseTimeRange } from "./time-range.js";
+
+describe("parseTimeRange", () => {
+  it("includes the whole end day for date-only ranges", () => {
+    expect(parseTimeRange("2024-01-01~2024-01-31")).toEqual({
+      from: new Date("2024-01-01T00:00:00.000Z"),
+      to: new Date("2024-01-31T23:59:59.999Z"),
+    });
+  });
+
+  it("accepts date-times and open sides", () => {
+    expect(parseTimeRange("2024-01-01T10:00:00Z~")).toEqual({
+      from: new Date("2024-01-01T10:00:00Z"),
+    });
+    expect(parseTimeRange("~2024-02-01T08:00:00+08:00")).toEqual({
+      to: new Date("2024-02-01T00:00:00Z"),
+    });
+  });
+
+  it.each([
+    ["2024-01-01", "expected <from>~<to>"],
+    ["~", "at least one side"],
+    ["yesterday~today", "not an ISO date"],
+    ["2024-02-31~2024-03-01", "not an ISO date"],
+    ["2024-03-01~2024-01-01", "start is after the end"],
+  ])("rejects %s", (input, message) => {
+    const result = parseTimeRange(input);
+    expect(typeof result).toBe("string");
+    expect(result).toContain(message);
+  });
+});
+
+describe("parseInstant", () => {
+  it("reads offset-less date-times as UTC", () => {
+    expect(parseInstant("2024-05-08 13:56")).toEqual(new Date("2024-05-08T13:56:00Z"));
+  });
+});

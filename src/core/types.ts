@@ -1,0 +1,90 @@
+/**
+ * Domain types. Field names are snake_case because they are the public wire format of the
+ * CLI, REST and MCP surfaces and the column names of the database: one name everywhere.
+ */
+export const OUTCOMES = ["success", "failure", "partial"] as const;
+export type Outcome = (typeof OUTCOMES)[number];
+
+export const STATUSES = ["active", "archived"] as const;
+export type MemoryStatus = (typeof STATUSES)[number];
+
+export const LAYERS = ["episodic", "semantic"] as const;
+export type MemoryLayer = (typeof LAYERS)[number];
+export type LayerSelector = MemoryLayer | "all";
+
+export type JsonObject = { [key: string]: JsonValue };
+export type JsonValue = string | number | boolean | null | JsonValue[] | JsonObject;
+
+/** Who a memory belongs to and where it came from; shared by both long-term layers. */
+export interface MemoryScope {
+  subject: string | null;
+  user_id: string | null;
+  agent_id: string | null;
+  source: string | null;
+}
+
+export interface EpisodicMemory extends MemoryScope {
+  id: string;
+  occurred_at: Date;
+  recorded_at: Date;
+  task_type: string;
+  summary: string;
+  outcome: Outcome;
+  metadata: JsonObject;
+  tags: string[];
+  confidence: number;
+  access_count: number;
+  last_accessed_at: Date | null;
+  decay_score: number;
+  status: MemoryStatus;
+}
+
+export interface SemanticMemory extends MemoryScope {
+  id: string;
+  key_text: string;
+  value_text: string;
+  /** The kind of task this knowledge applies to, when it was learnt from one. */
+  task_type: string | null;
+  confidence: number;
+  last_used_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  valid_from: Date;
+  valid_to: Date | null;
+  tags: string[];
+  metadata: JsonObject;
+  access_count: number;
+  status: MemoryStatus;
+}
+
+/** How much each signal contributed to a recall score. */
+export interface ScoreSignals {
+  vector: number;
+  keyword: number;
+  freshness: number;
+  frequency: number;
+}
+
+export type RecalledMemory =
+  | ({ layer: "episodic"; score: number; signals: ScoreSignals } & EpisodicMemory)
+  | ({ layer: "semantic"; score: number; signals: ScoreSignals } & SemanticMemory);
+
+export interface LayerCounts {
+  total: number;
+  active: number;
+  archived: number;
+}
+
+export interface MemoryStats {
+  episodic: LayerCounts;
+  semantic: LayerCounts;
+  store: string;
+  embedder: string;
+}
+
+export interface ForgetResult {
+  id: string;
+  layer: MemoryLayer;
+  mode: "soft" | "hard";
+  status: MemoryStatus | "deleted";
+}

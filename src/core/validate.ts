@@ -1,0 +1,23 @@
+import type { z } from "zod";
+import { ErrorCode, HindsightError } from "./errors.js";
+
+/**
+ * Parses input with a schema; a failure becomes one INVALID_INPUT error naming the first bad
+ * field, which every transport reports the same way.
+ */
+export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const field = issue?.path.map(String).join(".") || (unknownKey(issue) ?? "input");
+  const message = issue?.message ?? "invalid input";
+  return fail(field, message);
+}
+
+function unknownKey(issue: z.core.$ZodIssue | undefined): string | undefined {
+  return issue?.code === "unrecognized_keys" ? issue.keys[0] : undefined;
+}
+
+function fail(field: string, message: string): never {
+  throw new HindsightError(ErrorCode.INVALID_INPUT, `${field}: ${message}`, { field });
+}

@@ -1,0 +1,30 @@
+import type { Embedder, Logger } from "../core/ports.js";
+import type { EmbedderConfig } from "../config/schema.js";
+import { createHashEmbedder } from "./hash.js";
+
+/** Builds the configured embedder; model-backed ones are imported only when chosen. */
+export async function createEmbedder(config: EmbedderConfig, logger: Logger): Promise<Embedder> {
+  switch (config.kind) {
+    case "hash":
+      logger.info(
+        "using the built-in hash embedder (offline, matches shared words, not meaning); " +
+          "set HINDSIGHT_EMBEDDER=local or openai for semantic search",
+      );
+      return createHashEmbedder();
+    case "local": {
+      const { createLocalEmbedder } = await import("./local.js");
+      return createLocalEmbedder(
+        {
+          ...(config.modelDir ? { modelDir: config.modelDir } : {}),
+          ...(config.model ? { model: config.model } : {}),
+          allowRemote: config.allowRemote,
+        },
+        { logger },
+      );
+    }
+    case "openai": {
+      const { createOpenAIEmbedder } = await import("./openai.js");
+      return createOpenAIEmbedder(config, { logger });
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Versioned schema migrations, shared by PGlite and PostgreSQL. A migration is a function of
+ * the embedder's dimension because pgvector's HNSW index needs a fixed-size vector column.
+ * Append new migrations; never edit one that has shipped.
+ */
+export interface MigrationContext {
+  dimensions: number;
+}
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql(context: MigrationContext): string;
+}
+
+/*
+ * Vector indexes are HNSW with cosine distance, not the ivfflat of the original design:
+ * ivfflat builds its lists from the rows present when the index is created, so an index made
+ * on an empty or small table (which is how every memory store starts) clusters nothing useful
+ * and loses recall as the table grows, until someone rebuilds it. HNSW needs no training data
+ * and keeps its recall as rows arrive.
+ */
+const initial: Migration = {
+  version: 1,
+  name: "episodic and semantic memory",
+  sql: ({ dimensions }) => `
+    CREATE EXTENSION IF NOT EXISTS vector;
+
+    CREATE TABLE hindsight_meta (
+      key text PRIMARY KEY,
+      value text NOT NULL
+    );
+
+    CREATE TABLE episodic_memories (
+      id uuid PRIMARY KEY,
+      occurred_at timestamptz NOT NULL,
+      recorded_at timestamptz NOT NULL,
+      task_type text NOT NULL,
+      summary text NOT NULL,
+      outcome text NOT NULL CHECK (outcome IN ('success', 'failure', 'partial')),
+      embedding vector(${dimensions}) NOT NULL,
+      search_text text NOT NULL,
+      search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED,
+      metadata jsonb NOT NULL DEFAULT '{}',
+      tags text[] NOT NULL DEFAULT '{}',
+      source text,
+      subject text,
+      user_id text,
+      agent_id text,
+      confidence real NOT NULL DEFAULT 1 CHECK (confidence BETWEEN 0 AND 1),
+      access_count integer NOT NULL DEFAULT 0,
+      last_accessed_at timestamptz,
+      decay_score real NOT NULL DEFAULT 1,
+      status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived'))
+    );
+    CREATE INDEX episodic_embedding_idx ON episodic_memories USING hnsw (embedding vector_cosine_ops);
+    CREATE INDEX episodic_search_idx ON episodic_memories USING gin (search_tsv);
+    CREATE INDEX episodic_occurred_idx ON episodic_memories (occurred_at);
+    CREATE INDEX episodic_task_type_idx ON episodic_memories (task_type, occurred_at);
+    CREATE INDEX episodic_scope_idx ON episodic_memories (user_id, agent_id);
+
+    CREATE TABLE semantic_memories (
+      id uuid PRIMARY KEY,
+      key_text text NOT NULL,
+      value_text text NOT NULL,
+      task_type text,
+      embedding vector(${dimensions}) NOT NULL,
+      search_text text NOT NULL,
+      search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED,
+      confidence real NOT NULL DEFAULT 1 CHECK (confidence BETWEEN 0 AND 1),
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      last_used_at timestamptz,
+      valid_from timestamptz NOT NULL,
+      valid_to timestamptz,
+      metadata jsonb NOT NULL DEFAULT '{}',
+      tags text[] NOT NULL DEFAULT '{}',
+      source text,
+      subject text,
+      user_id text,
+      agent_id text,
+      access_count integer NOT NULL DEFAULT 0,
+      status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived'))
+    );
+    CREATE INDEX semantic_embedding_idx ON semantic_memories USING hnsw (embedding vector_cosine_ops);
+    CREATE INDEX semantic_search_idx ON semantic_memories USING gin (search_tsv);
+    CREATE INDEX semantic_scope_idx ON semantic_memories (user_id, agent_id);
+
+    -- Provenance: which episodes a piece of knowledge was drawn from.
+    CREATE TABLE semantic_sources (
+      semantic_id uuid NOT NULL REFERENCES semantic_memories (id) ON DELETE CASCADE,
+      episodic_id uuid NOT NULL REFERENCES episodic_memories (id) ON DELETE CASCADE,
+      PRIMARY KEY (semantic_id, episodic_id)
+    );
+    CREATE INDEX semantic_sources_episodic_idx ON semantic_sources (episodic_id);
+  `,
+};
+
+export const MIGRATIONS: readonly Migration[] = [initial];

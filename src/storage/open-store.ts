@@ -1,0 +1,29 @@
+import type { Logger, MemoryStore } from "../core/ports.js";
+import { SqlMemoryStore } from "./sql-store.js";
+
+export interface StoreLocation {
+  databaseUrl?: string | undefined;
+  dataDir: string;
+  lockTimeoutMs: number;
+}
+
+/**
+ * Opens PostgreSQL when a URL is given, else the embedded store, and says loudly which: a
+ * misspelt DATABASE_URL silently landing in an embedded database is a known way to lose data.
+ */
+export async function openStore(location: StoreLocation, logger: Logger): Promise<MemoryStore> {
+  if (location.databaseUrl) {
+    const { openPostgres } = await import("./postgres.js");
+    const driver = await openPostgres({ connectionString: location.databaseUrl, logger });
+    logger.info(`using PostgreSQL store ${driver.description.slice("postgres:".length)}`);
+    return new SqlMemoryStore(driver);
+  }
+  const { openPGlite } = await import("./pglite.js");
+  const driver = await openPGlite({
+    dataDir: location.dataDir,
+    lockTimeoutMs: location.lockTimeoutMs,
+    logger,
+  });
+  logger.info(`using embedded PGlite store at ${location.dataDir} (set DATABASE_URL for PostgreSQL)`);
+  return new SqlMemoryStore(driver);
+}

@@ -1,0 +1,74 @@
+/**
+ * PostgreSQL + pgvector through a `pg` pool: the production store.
+ */
+import type { Logger } from "../core/ports.js";
+import type { SqlDriver, SqlExecutor } from "./executor.js";
+import { SEARCH_SETTINGS } from "./search-settings.js";
+
+export interface PostgresOptions {
+  connectionString: string;
+  maxConnections?: number;
+  logger: Logger;
+}
+
+/** The URL without its password, for logs and stats. */
+export function redactUrl(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "postgres (unparseable URL)";
+  }
+}
+
+interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+function executor(client: Queryable): SqlExecutor {
+  return {
+    query: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await client.query(sql, [...params])).rows as T[],
+    exec: async (sql: string) => {
+      await client.query(sql);
+    },
+  };
+}
+
+export async function openPostgres(options: PostgresOptions): Promise<SqlDriver> {
+  // Loaded on demand so the embedded path never loads the network driver.
+  const { default: pg } = await import("pg");
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.maxConnections ?? 10,
+  });
+  // An idle client losing its connection must not crash the process; the pool replaces it.
+  pool.on("error", (error) => options.logger.warn("postgres connection error", { error: error.message }));
+  pool.on("connect", (client) => {
+    // Queued before any other query on this client, so it always runs first.
+    client.query(SEARCH_SETTINGS).catch((error: Error) =>
+      options.logger.warn("could not apply search settings", { error: error.message }),
+    );
+  });
+  const description = `postgres:${redactUrl(options.connectionString)}`;
+  return {
+    description,
+    ...executor(pool),
+    transaction: async (fn) => {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await fn(executor(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    close: () => pool.end(),
+  };
+}
