@@ -1,0 +1,75 @@
+import type { Command } from "commander";
+import type { RecalledMemory } from "../../core/types.js";
+import { withHindsight } from "../context.js";
+import { printResult } from "../output.js";
+import { defined, numeric } from "../parse.js";
+
+const FLAGS = {
+  query_text: "<query>",
+  memory_layer: "--layer",
+  task_type_filter: "--task-type",
+  top_k: "--top-k",
+  time_range: "--time-range",
+  user_id: "--user",
+  agent_id: "--agent",
+  min_score: "--min-score",
+};
+
+interface RecallOptions {
+  layer?: string;
+  taskType?: string;
+  topK?: string;
+  timeRange?: string;
+  user?: string;
+  agent?: string;
+  minScore?: string;
+  includeArchived?: boolean;
+  json?: boolean;
+}
+
+function describe(result: RecalledMemory): string {
+  const head = `${result.score.toFixed(3)}  ${result.layer}  ${result.id}`;
+  if (result.layer === "episodic") {
+    const when = result.occurred_at.toISOString().slice(0, 16).replace("T", " ");
+    return `${head}  ${result.task_type}  ${result.outcome}  ${when}\n    ${result.summary}`;
+  }
+  return `${head}  confidence ${result.confidence}\n    ${result.key_text}\n    → ${result.value_text}`;
+}
+
+export function registerRecall(program: Command): void {
+  program
+    .command("recall")
+    .description("search memories relevant to a query, best first")
+    .argument("<query>", "natural-language description of the task or question")
+    .option("--layer <layer>", "episodic | semantic | all", "episodic")
+    .option("--task-type <type>", "only memories of this task type")
+    .option("--top-k <n>", "how many results, 1..20", "5")
+    .option("--time-range <from~to>", "event-time window, e.g. 2024-01-01~2024-01-31")
+    .option("--user <id>", "only memories of this user")
+    .option("--agent <id>", "only memories of this agent")
+    .option("--min-score <0..1>", "score floor; default the configured one")
+    .option("--include-archived", "also search archived memories")
+    .option("--json", "print the result as JSON")
+    .action(async (query: string, options: RecallOptions, command: Command) => {
+      await withHindsight(command, options, FLAGS, async (memory) => {
+        const result = await memory.recall(
+          defined({
+            query_text: query,
+            memory_layer: options.layer,
+            task_type_filter: options.taskType,
+            top_k: numeric(options.topK),
+            time_range: options.timeRange,
+            user_id: options.user,
+            agent_id: options.agent,
+            min_score: numeric(options.minScore),
+            include_archived: options.includeArchived,
+          }),
+        );
+        printResult(result, options, () =>
+          result.results.length === 0
+            ? "no memories above the score floor"
+            : result.results.map(describe).join("\n"),
+        );
+      });
+    });
+}

@@ -1,0 +1,71 @@
+import type { Command } from "commander";
+import { withHindsight } from "../context.js";
+import { printResult } from "../output.js";
+import { csv, defined, jsonObject, numeric } from "../parse.js";
+
+const FLAGS = {
+  task_type: "--task-type",
+  summary: "--summary",
+  outcome: "--outcome",
+  tags: "--tags",
+  metadata: "--metadata",
+  source: "--source",
+  subject: "--subject",
+  occurred_at: "--time",
+  user_id: "--user",
+  agent_id: "--agent",
+  confidence: "--confidence",
+};
+
+interface StoreOptions {
+  taskType?: string;
+  summary?: string;
+  outcome?: string;
+  tags?: string;
+  metadata?: string;
+  source?: string;
+  subject?: string;
+  time?: string;
+  user?: string;
+  agent?: string;
+  confidence?: string;
+  json?: boolean;
+}
+
+export function registerStore(program: Command): void {
+  program
+    .command("store")
+    .description("store one task interaction as an episodic memory")
+    .option("--task-type <type>", "kind of task, e.g. deploy or code_review")
+    .option("--summary <text>", "what happened: goal, key action, result")
+    .option("--outcome <outcome>", "success | failure | partial")
+    .option("--tags <a,b>", "comma-separated tags")
+    .option("--metadata <json>", "a JSON object of extra facts")
+    .option("--source <source>", "conversation, tool or agent that produced it")
+    .option("--subject <subject>", "whose memory it is (user, agent or entity)")
+    .option("--time <iso>", "when it happened (ISO 8601); default now")
+    .option("--user <id>", "user id scope")
+    .option("--agent <id>", "agent id scope")
+    .option("--confidence <0..1>", "how sure the writer is")
+    .option("--json", "print the result as JSON")
+    .action(async (options: StoreOptions, command: Command) => {
+      await withHindsight(command, options, FLAGS, async (memory) => {
+        const result = await memory.storeEpisodic(
+          defined({
+            task_type: options.taskType,
+            summary: options.summary,
+            outcome: options.outcome,
+            tags: csv(options.tags),
+            metadata: jsonObject("metadata", options.metadata),
+            source: options.source,
+            subject: options.subject,
+            occurred_at: options.time,
+            user_id: options.user,
+            agent_id: options.agent,
+            confidence: numeric(options.confidence),
+          }),
+        );
+        printResult(result, options, () => result.id);
+      });
+    });
+}

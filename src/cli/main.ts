@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+/**
+ * The `hindsight` command line: a thin layer over the library.
+ */
+import { Command, CommanderError } from "commander";
+import { registerForget } from "./commands/forget.js";
+import { registerMigrate } from "./commands/migrate.js";
+import { registerRecall } from "./commands/recall.js";
+import { registerStats } from "./commands/stats.js";
+import { registerStore } from "./commands/store.js";
+import { registerStoreFact } from "./commands/store-fact.js";
+import { exitCodeFor } from "./exit-codes.js";
+import { VERSION } from "./version.js";
+
+const program = new Command()
+  .name("hindsight")
+  .description("Long-term memory for LLM agents: store, recall and forget what they learn.")
+  .version(VERSION)
+  .option("--database-url <url>", "PostgreSQL connection string (env DATABASE_URL)")
+  .option("--data-dir <dir>", "embedded store directory (env HINDSIGHT_DATA_DIR)")
+  .option("--log-level <level>", "debug | info | warn | error | silent (env HINDSIGHT_LOG_LEVEL)")
+  .showHelpAfterError()
+  .exitOverride();
+
+for (const register of [
+  registerStore,
+  registerStoreFact,
+  registerRecall,
+  registerForget,
+  registerStats,
+  registerMigrate,
+]) {
+  register(program);
+}
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    // Help and version exit 0; usage mistakes are invalid input.
+    process.exitCode = error.exitCode === 0 ? 0 : exitCodeFor("INVALID_INPUT");
+  } else {
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+/** Turning CLI strings into the shared schemas' input shapes. */
+import { invalidInput } from "../core/errors.js";
+
+export function csv(value: string | undefined): string[] | undefined {
+  if (value === undefined) return undefined;
+  return value
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}
+
+export function jsonObject(field: string, value: string | undefined): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw invalidInput(field, "is not valid JSON");
+  }
+}
+
+/** Numbers stay strings when they are not numbers, so the schema reports them by name. */
+export function numeric(value: string | undefined): number | string | undefined {
+  if (value === undefined) return undefined;
+  const number = Number(value);
+  return value.trim() !== "" && Number.isFinite(number) ? number : value;
+}
+
+/** Drops undefined values so optional schema fields stay absent. */
+export function defined<T extends Record<string, unknown>>(object: T): Partial<T> {
+  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
+}
