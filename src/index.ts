@@ -60,6 +60,7 @@ export async function createHindsight(
       floor: config.recall.floor,
       freshnessHalfLifeDays: config.recall.freshnessHalfLifeDays,
       weights: config.recall.weights,
+      bm25: config.recall.bm25,
     },
   });
   return Object.assign(service, { config, migration }) as Hindsight;

@@ -47,8 +47,14 @@ export const HindsightConfig = z.strictObject({
   recall: z
     .strictObject({
       floor: z.number().min(0).max(1).default(DEFAULT_RANKING.floor),
-      candidateLimit: z.number().int().min(10).max(1000).default(50),
+      candidateLimit: z.number().int().min(5).max(1000).default(30),
       freshnessHalfLifeDays: z.number().positive().default(DEFAULT_RANKING.freshnessHalfLifeDays),
+      bm25: z
+        .strictObject({
+          k1: z.number().min(0).max(10).default(DEFAULT_RANKING.bm25.k1),
+          b: z.number().min(0).max(1).default(DEFAULT_RANKING.bm25.b),
+        })
+        .default(DEFAULT_RANKING.bm25),
       weights: z
         .strictObject({
           vector: Weight.default(DEFAULT_RANKING.weights.vector),
@@ -60,8 +66,9 @@ export const HindsightConfig = z.strictObject({
     })
     .default({
       floor: DEFAULT_RANKING.floor,
-      candidateLimit: 50,
+      candidateLimit: 30,
       freshnessHalfLifeDays: DEFAULT_RANKING.freshnessHalfLifeDays,
+      bm25: DEFAULT_RANKING.bm25,
       weights: DEFAULT_RANKING.weights,
     }),
 });

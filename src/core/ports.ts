@@ -2,6 +2,7 @@
  * Ports: what the core needs from the outside world. Adapters live outside `core/` and the
  * core never imports them.
  */
+import type { CorpusStats } from "./bm25.js";
 import type {
   EpisodicMemory,
   ForgetResult,
@@ -68,9 +69,29 @@ export interface CandidateQuery {
   limit: number;
 }
 
-export type Candidate =
-  | { layer: "episodic"; memory: EpisodicMemory; vector_similarity: number; search_text: string }
-  | { layer: "semantic"; memory: SemanticMemory; vector_similarity: number; search_text: string };
+/** Candidates of one layer, with the corpus statistics their keyword scores need. */
+export interface CandidateSet {
+  candidates: Candidate[];
+  corpus: CorpusStats;
+}
+
+/**
+ * What ranking needs of a memory, and no more: full rows are fetched only for the winners.
+ */
+export interface Candidate {
+  layer: MemoryLayer;
+  id: string;
+  vector_similarity: number;
+  /** Segmented words of the memory (see core/search-text). */
+  search_text: string;
+  /** Event time for freshness: when it happened (episodic) or was last used (semantic). */
+  event_time: Date;
+  access_count: number;
+}
+
+export type StoredMemory =
+  | ({ layer: "episodic" } & EpisodicMemory)
+  | ({ layer: "semantic" } & SemanticMemory);
 
 export interface MigrationReport {
   applied: number[];
@@ -85,9 +106,15 @@ export interface MemoryStore {
   migrate(embedder: EmbedderIdentity): Promise<MigrationReport>;
   insertEpisodic(rows: readonly NewEpisodic[]): Promise<void>;
   insertSemantic(row: NewSemantic): Promise<void>;
-  findCandidates(query: CandidateQuery): Promise<Candidate[]>;
-  /** Records that memories were recalled (access count and time). */
-  touch(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void>;
+  /**
+   * Nearest neighbours by vector plus memories sharing the query's more selective words,
+   * all passing the filter.
+   */
+  findCandidates(query: CandidateQuery): Promise<CandidateSet>;
+  /** Full rows of the given memories; ids that do not exist are left out. */
+  getMany(layer: MemoryLayer, ids: readonly string[]): Promise<StoredMemory[]>;
+  /** Records that memories were recalled: one more access, at this time. */
+  recordAccess(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void>;
   forget(id: string, mode: "soft" | "hard"): Promise<ForgetResult | null>;
   counts(layer: MemoryLayer): Promise<LayerCounts>;
   ping(): Promise<void>;

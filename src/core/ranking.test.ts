@@ -1,40 +1,39 @@
 import { describe, expect, it } from "vitest";
 import type { Candidate } from "./ports.js";
-import { DEFAULT_RANKING, freshness, keywordCoverage, rankCandidates } from "./ranking.js";
-import type { EpisodicMemory } from "./types.js";
+import type { CorpusStats } from "./bm25.js";
+import { DEFAULT_RANKING, freshness, rankCandidates as rankSets } from "./ranking.js";
 
 const now = new Date("2025-06-01T00:00:00Z");
 
-function episode(id: string, overrides: Partial<EpisodicMemory> = {}): EpisodicMemory {
+function candidate(
+  id: string,
+  similarity: number,
+  searchText: string,
+  overrides: Partial<Candidate> = {},
+): Candidate {
   return {
+    layer: "episodic",
     id,
-    occurred_at: now,
-    recorded_at: now,
-    task_type: "deploy",
-    summary: id,
-    outcome: "success",
-    metadata: {},
-    tags: [],
-    source: null,
-    subject: null,
-    user_id: null,
-    agent_id: null,
-    confidence: 1,
+    vector_similarity: similarity,
+    search_text: searchText,
+    event_time: now,
     access_count: 0,
-    last_accessed_at: null,
-    decay_score: 1,
-    status: "active",
     ...overrides,
   };
 }
 
-function candidate(id: string, similarity: number, searchText: string, overrides = {}): Candidate {
-  return {
-    layer: "episodic",
-    memory: episode(id, overrides),
-    vector_similarity: similarity,
-    search_text: searchText,
-  };
+const corpus: CorpusStats = {
+  documents: 100,
+  averageLength: 3,
+  documentFrequency: new Map([
+    ["deploy", 20],
+    ["failed", 10],
+    ["e4012", 1],
+  ]),
+};
+
+function rankCandidates(candidates: Candidate[], terms: string[], at: Date, topK: number, options = DEFAULT_RANKING) {
+  return rankSets([{ candidates, corpus }], terms, at, topK, options);
 }
 
 describe("ranking", () => {
@@ -79,7 +78,7 @@ describe("ranking", () => {
   it("prefers the fresher of two equally relevant memories", () => {
     const old = new Date("2024-01-01T00:00:00Z");
     const results = rankCandidates(
-      [candidate("old", 0.7, "x", { occurred_at: old }), candidate("new", 0.7, "x")],
+      [candidate("old", 0.7, "x", { event_time: old }), candidate("new", 0.7, "x")],
       ["deploy"],
       now,
       5,
@@ -89,14 +88,24 @@ describe("ranking", () => {
   });
 
   it("reports each signal's contribution, summing to the score", () => {
-    const [result] = rankCandidates([candidate("a", 0.8, "deploy")], ["deploy"], now, 1, DEFAULT_RANKING);
+    const [result] = rankCandidates([candidate("a", 0.8, "deploy x y")], ["deploy"], now, 1, DEFAULT_RANKING);
     const { vector, keyword, freshness: fresh, frequency } = result!.signals;
     expect(vector + keyword + fresh + frequency).toBeCloseTo(result!.score, 10);
     expect(keyword).toBeCloseTo(0.2, 10);
   });
 
-  it("computes freshness as a half-life and coverage as a share of query words", () => {
+  it("computes freshness as a half-life", () => {
     expect(freshness(new Date("2025-05-02T00:00:00Z"), now, 30)).toBeCloseTo(0.5, 5);
-    expect(keywordCoverage(["a", "b", "c", "d"], "a x c")).toBe(0.5);
+  });
+
+  it("scores keywords with BM25: the rare word outweighs the common one", () => {
+    const results = rankCandidates(
+      [candidate("common", 0, "deploy x y"), candidate("rare", 0, "e4012 x y")],
+      ["deploy", "e4012"],
+      now,
+      5,
+      { ...DEFAULT_RANKING, floor: 0 },
+    );
+    expect(results.map((r) => r.id)).toEqual(["rare", "common"]);
   });
 });

@@ -8,3 +8,8 @@ import { wordTokens } from "../text/tokenize.js";
 export function searchText(...parts: string[]): string {
   return parts.flatMap((part) => wordTokens(part)).join(" ");
 }
+
+/** The words of a stored search text, in order. */
+export function searchTokens(searchText: string): string[] {
+  return searchText.length > 0 ? searchText.split(" ") : [];
+}

@@ -4,8 +4,16 @@
  */
 import { randomUUID } from "node:crypto";
 import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
-import type { Candidate, Clock, Embedder, Logger, MemoryStore, NewEpisodic } from "./ports.js";
-import { type RankingOptions, rankCandidates } from "./ranking.js";
+import type {
+  CandidateSet,
+  Clock,
+  Embedder,
+  Logger,
+  MemoryStore,
+  NewEpisodic,
+  StoredMemory,
+} from "./ports.js";
+import { type RankedCandidate, type RankingOptions, rankCandidates } from "./ranking.js";
 import {
   ForgetInput,
   RecallInput,
@@ -15,7 +23,7 @@ import {
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import type { ForgetResult, MemoryLayer, MemoryStats, RecalledMemory } from "./types.js";
 import { validate } from "./validate.js";
-import { searchText } from "./search-text.js";
+import { searchText, searchTokens } from "./search-text.js";
 
 export interface MemoryServiceOptions {
   store: MemoryStore;
@@ -46,6 +54,7 @@ export class MemoryService {
   readonly embedder: Embedder;
   private readonly clock: Clock;
   private readonly options: MemoryServiceOptions;
+  private pendingAccess: Promise<void> = Promise.resolve();
 
   constructor(options: MemoryServiceOptions) {
     this.options = options;
@@ -136,7 +145,8 @@ export class MemoryService {
     const layers: MemoryLayer[] =
       request.memory_layer === "all" ? ["episodic", "semantic"] : [request.memory_layer];
     const [embedding] = await this.embed([request.query_text]);
-    const keywords = [...new Set(searchText(request.query_text).split(" ").filter(Boolean))];
+    await this.pendingAccess;
+    const keywords = [...new Set(searchTokens(searchText(request.query_text)))];
     const filter = {
       ...(request.task_type_filter === undefined ? {} : { task_type: request.task_type_filter }),
       ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
@@ -144,35 +154,53 @@ export class MemoryService {
       ...range,
       include_archived: request.include_archived,
     };
-    const candidates: Candidate[] = [];
+    const sets: CandidateSet[] = [];
     for (const layer of layers) {
-      candidates.push(
-        ...(await this.store.findCandidates({
+      sets.push(
+        await this.store.findCandidates({
           layer,
           embedding: embedding!,
           keywords,
           filter,
-          limit: Math.max(this.options.candidateLimit, request.top_k),
-        })),
+          limit: Math.max(this.options.candidateLimit, request.top_k * 2),
+        }),
       );
     }
     const now = this.clock.now();
     const ranking = { ...this.options.ranking, floor: request.min_score ?? this.options.ranking.floor };
-    const results = rankCandidates(candidates, keywords, now, request.top_k, ranking);
-    await this.recordAccess(results, now);
-    return { results };
+    const ranked = rankCandidates(sets, keywords, now, request.top_k, ranking);
+    return { results: await this.fetchRecalled(ranked, now) };
   }
 
-  private async recordAccess(results: RecalledMemory[], now: Date): Promise<void> {
+  /**
+   * Fetches the winners' full rows and counts this recall as an access to each. The count is
+   * written behind the response, off the recall's critical path; the next recall waits for it,
+   * so this process always reads its own counts.
+   */
+  private async fetchRecalled(ranked: RankedCandidate[], now: Date): Promise<RecalledMemory[]> {
+    const rows = new Map<string, StoredMemory>();
+    const accessed: Promise<void>[] = [];
     for (const layer of ["episodic", "semantic"] as const) {
-      const ids = results.filter((result) => result.layer === layer).map((result) => result.id);
-      await this.store.touch(layer, ids, now);
+      const ids = ranked.filter((entry) => entry.layer === layer).map((entry) => entry.id);
+      if (ids.length === 0) continue;
+      for (const row of await this.store.getMany(layer, ids)) rows.set(row.id, row);
+      accessed.push(this.store.recordAccess(layer, ids, now));
     }
-    for (const result of results) {
-      result.access_count += 1;
-      if (result.layer === "episodic") result.last_accessed_at = now;
-      else result.last_used_at = now;
-    }
+    this.pendingAccess = Promise.all(accessed).then(
+      () => undefined,
+      (error: unknown) => this.options.logger.warn("could not record memory access", { error: String(error) }),
+    );
+    // A memory hard-deleted between ranking and fetching is simply not returned.
+    return ranked.flatMap(({ id, score, signals }) => {
+      const row = rows.get(id);
+      if (!row) return [];
+      const access_count = row.access_count + 1;
+      return [
+        row.layer === "episodic"
+          ? { ...row, access_count, last_accessed_at: now, score, signals }
+          : { ...row, access_count, last_used_at: now, score, signals },
+      ];
+    });
   }
 
   /** Soft: archive (left out of recall, reversible). Hard: delete for good. */
@@ -194,6 +222,7 @@ export class MemoryService {
   }
 
   async close(): Promise<void> {
+    await this.pendingAccess;
     await this.embedder.close?.();
     await this.store.close();
   }

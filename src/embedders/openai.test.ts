@@ -9,11 +9,7 @@ interface Recorded {
   body: { model: string; input: string[] };
 }
 
-type Handler = (
-  body: Recorded["body"],
-  res: ServerResponse,
-  call: number,
-) => void | Promise<void>;
+type Handler = (body: Recorded["body"], res: ServerResponse, call: number) => void | Promise<void>;
 
 /** A vector whose first two components encode the text (`t<n>` → n + 1), unnormalised. */
 function vectorFor(text: string, dims: number): number[] {
@@ -84,6 +80,16 @@ afterEach(() => {
   delays.length = 0;
 });
 
+/** The error a promise rejects with; fails the test if it resolves. */
+async function rejection(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(
+    () => {
+      throw new Error("expected a rejection");
+    },
+    (error: unknown) => error as Error,
+  );
+}
+
 function norm(vector: Float32Array): number {
   return Math.sqrt(vector.reduce((sum, value) => sum + value * value, 0));
 }
@@ -136,7 +142,7 @@ describe("openai embedder", () => {
       options(server.baseUrl, { apiKey: "sk-secret" }),
       deps,
     );
-    const error = await embedder.embed(["a"]).catch((e: unknown) => e as Error);
+    const error = await rejection(embedder.embed(["a"]));
     expect(server.requests[0]!.authorization).toBe("Bearer sk-secret");
     expect(error).toMatchObject({ code: "EMBEDDER_FAILED" });
     expect(error.message).toContain("HTTP 401");
@@ -159,7 +165,7 @@ describe("openai embedder", () => {
   it("retries 5xx with growing backoff, then fails with EMBEDDER_FAILED", async () => {
     const server = await startServer((_body, res) => json(res, 500, { error: "boom" }));
     const embedder = await createOpenAIEmbedder(options(server.baseUrl, { maxRetries: 2 }), deps);
-    const error = await embedder.embed(["a"]).catch((e: unknown) => e as Error);
+    const error = await rejection(embedder.embed(["a"]));
     expect(server.requests).toHaveLength(3);
     expect(error).toMatchObject({ code: "EMBEDDER_FAILED" });
     expect(error.message).toContain(`${server.baseUrl}/embeddings`);
@@ -238,14 +244,17 @@ describe("openai embedder", () => {
   });
 
   it("rejects bad configuration with CONFIG_INVALID", async () => {
-    await expect(createOpenAIEmbedder({ baseUrl: "not a url", model: "m" })).rejects.toMatchObject(
-      { code: "CONFIG_INVALID" },
-    );
+    await expect(createOpenAIEmbedder({ baseUrl: "not a url", model: "m" })).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+    });
     await expect(
       createOpenAIEmbedder({ baseUrl: "http://u:p@localhost/v1", model: "m", dimensions: 3 }),
     ).rejects.toMatchObject({ code: "CONFIG_INVALID" });
     await expect(
       createOpenAIEmbedder({ baseUrl: "http://localhost/v1", model: "m", batchSize: 0 }),
-    ).rejects.toMatchObject({ code: "CONFIG_INVALID", message: expect.stringContaining("batchSize") });
+    ).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      message: expect.stringContaining("batchSize"),
+    });
   });
 });

@@ -143,7 +143,8 @@ export async function createOpenAIEmbedder(
         retryable: status === 429 || status >= 500,
         status,
         reason: `HTTP ${status}: ${excerpt(body)}`,
-        retryAfterMs: status === 429 ? parseRetryAfter(response.headers.get("retry-after")) : undefined,
+        retryAfterMs:
+          status === 429 ? parseRetryAfter(response.headers.get("retry-after")) : undefined,
       };
     } catch (error) {
       const reason = isTimeout(error)

@@ -14,6 +14,11 @@ export interface Migration {
 }
 
 /*
+ * Keyword search: `search_text` holds the segmented words (see text/tokenize), `terms` the
+ * distinct ones under a GIN index; BM25 scores are computed from them and search_terms. The
+ * GIN index does without its pending list (fastupdate off): PGlite has no autovacuum to merge
+ * it, and every search would scan it linearly.
+ *
  * Vector indexes are HNSW with cosine distance, not the ivfflat of the original design:
  * ivfflat builds its lists from the rows present when the index is created, so an index made
  * on an empty or small table (which is how every memory store starts) clusters nothing useful
@@ -40,7 +45,7 @@ const initial: Migration = {
       outcome text NOT NULL CHECK (outcome IN ('success', 'failure', 'partial')),
       embedding vector(${dimensions}) NOT NULL,
       search_text text NOT NULL,
-      search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED,
+      terms text[] NOT NULL,
       metadata jsonb NOT NULL DEFAULT '{}',
       tags text[] NOT NULL DEFAULT '{}',
       source text,
@@ -48,13 +53,11 @@ const initial: Migration = {
       user_id text,
       agent_id text,
       confidence real NOT NULL DEFAULT 1 CHECK (confidence BETWEEN 0 AND 1),
-      access_count integer NOT NULL DEFAULT 0,
-      last_accessed_at timestamptz,
       decay_score real NOT NULL DEFAULT 1,
       status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived'))
     );
     CREATE INDEX episodic_embedding_idx ON episodic_memories USING hnsw (embedding vector_cosine_ops);
-    CREATE INDEX episodic_search_idx ON episodic_memories USING gin (search_tsv);
+    CREATE INDEX episodic_terms_idx ON episodic_memories USING gin (terms) WITH (fastupdate = off);
     CREATE INDEX episodic_occurred_idx ON episodic_memories (occurred_at);
     CREATE INDEX episodic_task_type_idx ON episodic_memories (task_type, occurred_at);
     CREATE INDEX episodic_scope_idx ON episodic_memories (user_id, agent_id);
@@ -66,11 +69,10 @@ const initial: Migration = {
       task_type text,
       embedding vector(${dimensions}) NOT NULL,
       search_text text NOT NULL,
-      search_tsv tsvector GENERATED ALWAYS AS (to_tsvector('simple', search_text)) STORED,
+      terms text[] NOT NULL,
       confidence real NOT NULL DEFAULT 1 CHECK (confidence BETWEEN 0 AND 1),
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
-      last_used_at timestamptz,
       valid_from timestamptz NOT NULL,
       valid_to timestamptz,
       metadata jsonb NOT NULL DEFAULT '{}',
@@ -79,11 +81,10 @@ const initial: Migration = {
       subject text,
       user_id text,
       agent_id text,
-      access_count integer NOT NULL DEFAULT 0,
       status text NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'archived'))
     );
     CREATE INDEX semantic_embedding_idx ON semantic_memories USING hnsw (embedding vector_cosine_ops);
-    CREATE INDEX semantic_search_idx ON semantic_memories USING gin (search_tsv);
+    CREATE INDEX semantic_terms_idx ON semantic_memories USING gin (terms) WITH (fastupdate = off);
     CREATE INDEX semantic_scope_idx ON semantic_memories (user_id, agent_id);
 
     -- Provenance: which episodes a piece of knowledge was drawn from.
@@ -93,6 +94,35 @@ const initial: Migration = {
       PRIMARY KEY (semantic_id, episodic_id)
     );
     CREATE INDEX semantic_sources_episodic_idx ON semantic_sources (episodic_id);
+
+    -- How often and when each memory was recalled. Every recall writes here, so these small
+    -- rows live apart from the memories: updating a memory row would add a new entry to each
+    -- of its indexes, the HNSW graph included.
+    CREATE TABLE episodic_usage (
+      id uuid PRIMARY KEY REFERENCES episodic_memories (id) ON DELETE CASCADE,
+      access_count integer NOT NULL,
+      last_accessed_at timestamptz NOT NULL
+    );
+    CREATE TABLE semantic_usage (
+      id uuid PRIMARY KEY REFERENCES semantic_memories (id) ON DELETE CASCADE,
+      access_count integer NOT NULL,
+      last_accessed_at timestamptz NOT NULL
+    );
+
+    -- BM25 corpus statistics, kept up to date by every write.
+    CREATE TABLE search_stats (
+      layer text PRIMARY KEY,
+      documents bigint NOT NULL,
+      tokens bigint NOT NULL,
+      -- Table size at the last ANALYZE: PGlite has no autovacuum to keep planner stats fresh.
+      analyzed_documents bigint NOT NULL DEFAULT 0
+    );
+    CREATE TABLE search_terms (
+      layer text NOT NULL,
+      term text NOT NULL,
+      df integer NOT NULL,
+      PRIMARY KEY (layer, term)
+    );
   `,
 };
 

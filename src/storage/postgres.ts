@@ -1,6 +1,7 @@
 /**
  * PostgreSQL + pgvector through a `pg` pool: the production store.
  */
+import type { PoolClient } from "pg";
 import type { Logger } from "../core/ports.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
 import { SEARCH_SETTINGS } from "./search-settings.js";
@@ -45,18 +46,36 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) => options.logger.warn("postgres connection error", { error: error.message }));
-  pool.on("connect", (client) => {
-    // Queued before any other query on this client, so it always runs first.
-    client.query(SEARCH_SETTINGS).catch((error: Error) =>
-      options.logger.warn("could not apply search settings", { error: error.message }),
-    );
-  });
   const description = `postgres:${redactUrl(options.connectionString)}`;
+  // Every client gets the search settings once, before its first query.
+  const prepared = new WeakSet<PoolClient>();
+  const checkout = async (): Promise<PoolClient> => {
+    const client = await pool.connect();
+    if (!prepared.has(client)) {
+      try {
+        await client.query(SEARCH_SETTINGS);
+      } catch (error) {
+        client.release(error as Error);
+        throw error;
+      }
+      prepared.add(client);
+    }
+    return client;
+  };
+  const withClient = async <T>(fn: (client: PoolClient) => Promise<T>): Promise<T> => {
+    const client = await checkout();
+    try {
+      return await fn(client);
+    } finally {
+      client.release();
+    }
+  };
   return {
     description,
-    ...executor(pool),
+    query: (sql, params) => withClient((client) => executor(client).query(sql, params)),
+    exec: (sql) => withClient((client) => executor(client).exec(sql)),
     transaction: async (fn) => {
-      const client = await pool.connect();
+      const client = await checkout();
       try {
         await client.query("BEGIN");
         const result = await fn(executor(client));

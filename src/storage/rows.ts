@@ -1,13 +1,28 @@
 /** Column lists and row mapping between the tables and the domain types. */
 import type { EpisodicMemory, SemanticMemory } from "../core/types.js";
 
-export const EPISODIC_COLUMNS = `id, occurred_at, recorded_at, task_type, summary, outcome, metadata,
-  tags, source, subject, user_id, agent_id, confidence, access_count, last_accessed_at,
-  decay_score, status`;
+import type { MemoryLayer } from "../core/types.js";
 
-export const SEMANTIC_COLUMNS = `id, key_text, value_text, task_type, confidence, created_at,
-  updated_at, last_used_at, valid_from, valid_to, metadata, tags, source, subject, user_id,
-  agent_id, access_count, status`;
+export const TABLE: Record<MemoryLayer, string> = {
+  episodic: "episodic_memories",
+  semantic: "semantic_memories",
+};
+
+export const USAGE_TABLE: Record<MemoryLayer, string> = {
+  episodic: "episodic_usage",
+  semantic: "semantic_usage",
+};
+
+/** Columns of a memory `m` joined with its usage `u` (absent until first recalled). */
+export const COLUMNS: Record<MemoryLayer, string> = {
+  episodic: `m.id, m.occurred_at, m.recorded_at, m.task_type, m.summary, m.outcome, m.metadata,
+    m.tags, m.source, m.subject, m.user_id, m.agent_id, m.confidence,
+    COALESCE(u.access_count, 0) AS access_count, u.last_accessed_at, m.decay_score, m.status`,
+  semantic: `m.id, m.key_text, m.value_text, m.task_type, m.confidence, m.created_at,
+    m.updated_at, u.last_accessed_at AS last_used_at, m.valid_from, m.valid_to, m.metadata,
+    m.tags, m.source, m.subject, m.user_id, m.agent_id,
+    COALESCE(u.access_count, 0) AS access_count, m.status`,
+};
 
 /** Both drivers return timestamptz as Date, jsonb parsed and text[] as arrays. */
 export type EpisodicRow = EpisodicMemory;

@@ -3,45 +3,43 @@
  */
 import { ErrorCode, notFound, wrapError } from "../core/errors.js";
 import type {
-  Candidate,
-  CandidateFilter,
   CandidateQuery,
+  CandidateSet,
   EmbedderIdentity,
   MemoryStore,
   MigrationReport,
   NewEpisodic,
   NewSemantic,
+  StoredMemory,
 } from "../core/ports.js";
 import type { ForgetResult, LayerCounts, MemoryLayer } from "../core/types.js";
 import { type SqlDriver, type SqlExecutor, toVectorLiteral } from "./executor.js";
 import { migrate } from "./migrate.js";
+import { findCandidates } from "./candidates.js";
+import { type CorpusSize, needsAnalyze, termsOf, updateCorpus } from "./search-index.js";
 import {
-  EPISODIC_COLUMNS,
+  COLUMNS,
   type EpisodicRow,
-  SEMANTIC_COLUMNS,
   type SemanticRow,
+  TABLE,
   toEpisodic,
   toSemantic,
+  USAGE_TABLE,
 } from "./rows.js";
-
-const TABLE: Record<MemoryLayer, string> = {
-  episodic: "episodic_memories",
-  semantic: "semantic_memories",
-};
 
 /** Rows per INSERT statement: well under PostgreSQL's 65 535 bind parameters. */
 const INSERT_BATCH = 500;
 
 const EPISODIC_INSERT_COLUMNS = [
   "id", "occurred_at", "recorded_at", "task_type", "summary", "outcome", "embedding",
-  "search_text", "metadata", "tags", "source", "subject", "user_id", "agent_id", "confidence",
+  "search_text", "terms", "metadata", "tags", "source", "subject", "user_id", "agent_id", "confidence",
   "decay_score", "status",
 ] as const;
 
 function episodicValues(row: NewEpisodic): unknown[] {
   return [
     row.id, row.occurred_at, row.recorded_at, row.task_type, row.summary, row.outcome,
-    toVectorLiteral(row.embedding), row.search_text, row.metadata, row.tags, row.source,
+    toVectorLiteral(row.embedding), row.search_text, termsOf(row.search_text), row.metadata, row.tags, row.source,
     row.subject, row.user_id, row.agent_id, row.confidence, row.decay_score, row.status,
   ];
 }
@@ -56,29 +54,6 @@ function placeholders(rowCount: number, columnCount: number): string {
   return rows.join(", ");
 }
 
-/** Keyword tokens are letters and digits only (see text/tokenize), so quoting them is safe. */
-function toTsQuery(keywords: readonly string[]): string {
-  return keywords.map((keyword) => `'${keyword}'`).join(" | ");
-}
-
-function whereClause(layer: MemoryLayer, filter: CandidateFilter, params: unknown[]): string {
-  const conditions: string[] = [];
-  const bind = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
-  if (!filter.include_archived) conditions.push("m.status = 'active'");
-  if (filter.task_type !== undefined) conditions.push(`m.task_type = ${bind(filter.task_type)}`);
-  if (filter.user_id !== undefined) conditions.push(`m.user_id = ${bind(filter.user_id)}`);
-  if (filter.agent_id !== undefined) conditions.push(`m.agent_id = ${bind(filter.agent_id)}`);
-  const timeColumn = layer === "episodic" ? "m.occurred_at" : "m.valid_from";
-  if (filter.from !== undefined) conditions.push(`${timeColumn} >= ${bind(filter.from)}`);
-  if (filter.to !== undefined) conditions.push(`${timeColumn} <= ${bind(filter.to)}`);
-  // Superseded knowledge stays in history but is not recalled as current.
-  if (layer === "semantic") conditions.push("m.valid_to IS NULL");
-  return conditions.length > 0 ? conditions.join(" AND ") : "TRUE";
-}
-
 export class SqlMemoryStore implements MemoryStore {
   constructor(private readonly driver: SqlDriver) {}
 
@@ -90,9 +65,9 @@ export class SqlMemoryStore implements MemoryStore {
     return this.guard("migrating the database", () => migrate(this.driver, embedder));
   }
 
-  insertEpisodic(rows: readonly NewEpisodic[]): Promise<void> {
-    if (rows.length === 0) return Promise.resolve();
-    return this.guard("storing episodic memories", () =>
+  async insertEpisodic(rows: readonly NewEpisodic[]): Promise<void> {
+    if (rows.length === 0) return;
+    const size = await this.guard("storing episodic memories", () =>
       this.driver.transaction(async (tx) => {
         for (let start = 0; start < rows.length; start += INSERT_BATCH) {
           const batch = rows.slice(start, start + INSERT_BATCH);
@@ -102,30 +77,51 @@ export class SqlMemoryStore implements MemoryStore {
             batch.flatMap(episodicValues),
           );
         }
+        return updateCorpus(tx, "episodic", rows.map((row) => row.search_text), 1);
       }),
     );
+    await this.refreshPlannerStatistics("episodic", size);
   }
 
-  insertSemantic(row: NewSemantic): Promise<void> {
-    return this.guard("storing a semantic memory", () =>
+  /**
+   * ANALYZE once a table has grown by a fifth. Without statistics the planner estimates a
+   * filtered vector search wrongly and scans the whole table instead of the HNSW index;
+   * PostgreSQL's autovacuum would catch up eventually, PGlite has none.
+   */
+  private async refreshPlannerStatistics(layer: MemoryLayer, size: CorpusSize): Promise<void> {
+    if (!needsAnalyze(size)) return;
+    await this.guard("refreshing planner statistics", async () => {
+      await this.driver.exec(`ANALYZE ${TABLE[layer]}`);
+      await this.driver.query("UPDATE search_stats SET analyzed_documents = $2 WHERE layer = $1", [
+        layer,
+        size.documents,
+      ]);
+    });
+  }
+
+  async insertSemantic(row: NewSemantic): Promise<void> {
+    const size = await this.guard("storing a semantic memory", () =>
       this.driver.transaction(async (tx) => {
         await tx.query(
           `INSERT INTO semantic_memories (id, key_text, value_text, task_type, embedding,
-             search_text, confidence, created_at, updated_at, valid_from, valid_to, metadata,
-             tags, source, subject, user_id, agent_id, status)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
+             search_text, terms, confidence, created_at, updated_at, valid_from, valid_to,
+             metadata, tags, source, subject, user_id, agent_id, status)
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
           [
             row.id, row.key_text, row.value_text, row.task_type, toVectorLiteral(row.embedding),
-            row.search_text, row.confidence, row.created_at, row.updated_at, row.valid_from,
+            row.search_text, termsOf(row.search_text), row.confidence, row.created_at, row.updated_at, row.valid_from,
             row.valid_to, row.metadata, row.tags, row.source, row.subject, row.user_id,
             row.agent_id, row.status,
           ],
         );
+        const size = await updateCorpus(tx, "semantic", [row.search_text], 1);
         if (row.source_episode_ids.length > 0) {
           await this.linkSources(tx, row.id, row.source_episode_ids);
         }
+        return size;
       }),
     );
+    await this.refreshPlannerStatistics("semantic", size);
   }
 
   private async linkSources(tx: SqlExecutor, semanticId: string, episodeIds: readonly string[]) {
@@ -143,49 +139,35 @@ export class SqlMemoryStore implements MemoryStore {
     }
   }
 
-  findCandidates(query: CandidateQuery): Promise<Candidate[]> {
-    return this.guard("searching memories", async () => {
-      const params: unknown[] = [toVectorLiteral(query.embedding), query.limit];
-      const where = whereClause(query.layer, query.filter, params);
-      const table = TABLE[query.layer];
-      let keywordBranch = "";
-      if (query.keywords.length > 0) {
-        params.push(toTsQuery(query.keywords));
-        const tsquery = `to_tsquery('simple', $${params.length})`;
-        keywordBranch = `UNION
-          (SELECT m.id FROM ${table} m WHERE ${where} AND m.search_tsv @@ ${tsquery}
-           ORDER BY ts_rank_cd(m.search_tsv, ${tsquery}) DESC LIMIT $2)`;
-      }
-      const columns = query.layer === "episodic" ? EPISODIC_COLUMNS : SEMANTIC_COLUMNS;
-      const rows = await this.driver.query<(EpisodicRow | SemanticRow) & {
-        vector_similarity: number;
-        search_text: string;
-      }>(
-        `WITH hits AS (
-           (SELECT m.id FROM ${table} m WHERE ${where}
-            ORDER BY m.embedding <=> $1::vector LIMIT $2)
-           ${keywordBranch}
-         )
-         SELECT ${columns}, search_text, 1 - (embedding <=> $1::vector) AS vector_similarity
-         FROM ${table} WHERE id IN (SELECT id FROM hits)`,
-        params,
+  findCandidates(query: CandidateQuery): Promise<CandidateSet> {
+    return this.guard("searching memories", () => findCandidates(this.driver, query));
+  }
+
+  getMany(layer: MemoryLayer, ids: readonly string[]): Promise<StoredMemory[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return this.guard("reading memories", async () => {
+      const rows = await this.driver.query<EpisodicRow | SemanticRow>(
+        `SELECT ${COLUMNS[layer]} FROM ${TABLE[layer]} m
+         LEFT JOIN ${USAGE_TABLE[layer]} u ON u.id = m.id WHERE m.id = ANY($1::uuid[])`,
+        [ids],
       );
-      return rows.map((row): Candidate => {
-        const base = { vector_similarity: Number(row.vector_similarity), search_text: row.search_text };
-        return query.layer === "episodic"
-          ? { layer: "episodic", memory: toEpisodic(row as EpisodicRow), ...base }
-          : { layer: "semantic", memory: toSemantic(row as SemanticRow), ...base };
-      });
+      return rows.map((row): StoredMemory =>
+        layer === "episodic"
+          ? { layer, ...toEpisodic(row as EpisodicRow) }
+          : { layer, ...toSemantic(row as SemanticRow) },
+      );
     });
   }
 
-  touch(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void> {
+  recordAccess(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
-    const lastUsed = layer === "episodic" ? "last_accessed_at" : "last_used_at";
     return this.guard("recording memory access", async () => {
+      // Selecting the ids from the memory table skips any deleted in the meantime.
       await this.driver.query(
-        `UPDATE ${TABLE[layer]} SET access_count = access_count + 1, ${lastUsed} = $2
-         WHERE id = ANY($1::uuid[])`,
+        `INSERT INTO ${USAGE_TABLE[layer]} (id, access_count, last_accessed_at)
+         SELECT id, 1, $2 FROM ${TABLE[layer]} WHERE id = ANY($1::uuid[])
+         ON CONFLICT (id) DO UPDATE SET access_count = ${USAGE_TABLE[layer]}.access_count + 1,
+           last_accessed_at = GREATEST(${USAGE_TABLE[layer]}.last_accessed_at, excluded.last_accessed_at)`,
         [ids, at],
       );
     });
@@ -197,10 +179,11 @@ export class SqlMemoryStore implements MemoryStore {
         for (const layer of ["episodic", "semantic"] as const) {
           const sql =
             mode === "hard"
-              ? `DELETE FROM ${TABLE[layer]} WHERE id = $1 RETURNING id`
-              : `UPDATE ${TABLE[layer]} SET status = 'archived' WHERE id = $1 RETURNING id`;
-          const rows = await tx.query(sql, [id]);
+              ? `DELETE FROM ${TABLE[layer]} WHERE id = $1 RETURNING search_text`
+              : `UPDATE ${TABLE[layer]} SET status = 'archived' WHERE id = $1 RETURNING search_text`;
+          const rows = await tx.query<{ search_text: string }>(sql, [id]);
           if (rows.length > 0) {
+            if (mode === "hard") await updateCorpus(tx, layer, [rows[0]!.search_text], -1);
             return { id, layer, mode, status: mode === "hard" ? "deleted" : "archived" } as const;
           }
         }

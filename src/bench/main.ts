@@ -1,0 +1,155 @@
+/**
+ * Benchmark: store throughput and recall latency on each backend, against the raw pgvector
+ * top-k query on the same table in the same run (the floor no recall can beat).
+ *
+ *   npm run bench -- --json [--sizes 10000,100000] [--backends pglite,postgres] [--queries 200]
+ *
+ * Sizes grow one table: the 100k row set is the 10k one plus 90k more.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { silentLogger, systemClock } from "../adapters.js";
+import { DEFAULT_RANKING } from "../core/ranking.js";
+import { MemoryService } from "../core/service.js";
+import { createHashEmbedder } from "../embedders/hash.js";
+import { type SqlDriver, toVectorLiteral } from "../storage/executor.js";
+import { openPGlite } from "../storage/pglite.js";
+import { openPostgres } from "../storage/postgres.js";
+import { SqlMemoryStore } from "../storage/sql-store.js";
+import { generateMemory, generateQuery, random } from "./corpus.js";
+import { type Percentiles, percentiles } from "./stats.js";
+
+interface BenchResult {
+  backend: string;
+  n: number;
+  store_per_s: number;
+  embedder_per_s: number;
+  recall_ms: Percentiles;
+  floor_ms: Percentiles;
+  recall_over_floor_p50: number;
+}
+
+const { values } = parseArgs({
+  options: {
+    json: { type: "boolean", default: false },
+    sizes: { type: "string", default: "10000,100000" },
+    backends: { type: "string", default: "pglite,postgres" },
+    queries: { type: "string", default: "200" },
+    "database-url": { type: "string", default: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test" },
+  },
+});
+
+const sizes = values.sizes.split(",").map(Number).sort((a, b) => a - b);
+const queryCount = Number(values.queries);
+const BATCH = 1000;
+const TOP_K = 5;
+const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
+
+async function openBackend(name: string): Promise<{ driver: SqlDriver; cleanup: () => Promise<void> }> {
+  if (name === "pglite") {
+    const dataDir = await mkdtemp(join(tmpdir(), "hindsight-bench-"));
+    const driver = await openPGlite({ dataDir, lockTimeoutMs: 0, logger: silentLogger });
+    return { driver, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
+  }
+  if (name === "postgres") {
+    const schema = `hindsight_bench_${randomBytes(4).toString("hex")}`;
+    const admin = await openPostgres({ connectionString: values["database-url"], logger: silentLogger });
+    await admin.exec(`CREATE SCHEMA ${schema}`);
+    const url = new URL(values["database-url"]);
+    url.searchParams.set("options", `-c search_path=${schema},public`);
+    const driver = await openPostgres({ connectionString: url.toString(), logger: silentLogger });
+    return {
+      driver,
+      cleanup: async () => {
+        await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
+        await admin.close();
+      },
+    };
+  }
+  throw new Error(`unknown backend ${name}`);
+}
+
+async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
+  const start = performance.now();
+  const value = await fn();
+  return [value, performance.now() - start];
+}
+
+async function benchBackend(name: string): Promise<BenchResult[]> {
+  const { driver, cleanup } = await openBackend(name);
+  const embedder = createHashEmbedder();
+  const store = new SqlMemoryStore(driver);
+  await store.migrate(embedder);
+  const memory = new MemoryService({
+    store,
+    embedder,
+    clock: systemClock,
+    logger: silentLogger,
+    ranking: DEFAULT_RANKING,
+    candidateLimit: 30,
+  });
+  const next = random(42);
+  const results: BenchResult[] = [];
+  let stored = 0;
+  try {
+    for (const n of sizes) {
+      const items = Array.from({ length: n - stored }, (_, i) => generateMemory(next, stored + i));
+      const [, embedMs] = await timed(() => embedder.embed(items.map((item) => item.summary)));
+      let storeMs = 0;
+      for (let start = 0; start < items.length; start += BATCH) {
+        const [, ms] = await timed(() => memory.storeEpisodicBatch(items.slice(start, start + BATCH)));
+        storeMs += ms;
+        progress(`${name}: stored ${stored + Math.min(start + BATCH, items.length)}/${n}`);
+      }
+      stored = n;
+      const queryNext = random(7);
+      const queries = Array.from({ length: queryCount }, () => generateQuery(queryNext));
+      const vectors = await embedder.embed(queries);
+      const floorSql = `SELECT id FROM episodic_memories ORDER BY embedding <=> $1::vector LIMIT ${TOP_K}`;
+      for (const query of queries.slice(0, 20)) {
+        await memory.recall({ query_text: query, top_k: TOP_K });
+        await driver.query(floorSql, [toVectorLiteral(vectors[0]!)]);
+      }
+      const recallMs: number[] = [];
+      const floorMs: number[] = [];
+      for (let i = 0; i < queries.length; i++) {
+        recallMs.push((await timed(() => memory.recall({ query_text: queries[i]!, top_k: TOP_K })))[1]);
+        floorMs.push((await timed(() => driver.query(floorSql, [toVectorLiteral(vectors[i]!)])))[1]);
+      }
+      const recall = percentiles(recallMs);
+      const floor = percentiles(floorMs);
+      const result = {
+        backend: name,
+        n,
+        store_per_s: Math.round((items.length / storeMs) * 1000),
+        embedder_per_s: Math.round((items.length / embedMs) * 1000),
+        recall_ms: recall,
+        floor_ms: floor,
+        recall_over_floor_p50: Math.round((recall.p50 / floor.p50) * 100) / 100,
+      };
+      progress(`${name}: ${JSON.stringify(result)}`);
+      results.push(result);
+    }
+  } finally {
+    await store.close();
+    await cleanup();
+  }
+  return results;
+}
+
+const results: BenchResult[] = [];
+for (const backend of values.backends.split(",")) results.push(...(await benchBackend(backend.trim())));
+if (values.json) {
+  process.stdout.write(`${JSON.stringify({ results })}\n`);
+} else {
+  for (const r of results) {
+    process.stdout.write(
+      `${r.backend.padEnd(9)} n=${String(r.n).padEnd(7)} store ${r.store_per_s}/s (embedder ${r.embedder_per_s}/s)  ` +
+        `recall p50 ${r.recall_ms.p50} p95 ${r.recall_ms.p95} p99 ${r.recall_ms.p99} ms  ` +
+        `floor p50 ${r.floor_ms.p50} p95 ${r.floor_ms.p95} p99 ${r.floor_ms.p99} ms  (${r.recall_over_floor_p50}×)\n`,
+    );
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * Okapi BM25 over the memories' indexed words. Corpus statistics (document count, average
+ * length, document frequency per term) are kept in the database as memories are written; the
+ * score itself is computed here, exactly, for each candidate.
+ */
+export interface Bm25Parameters {
+  k1: number;
+  b: number;
+}
+
+export const DEFAULT_BM25: Bm25Parameters = { k1: 1.2, b: 0.75 };
+
+export interface CorpusStats {
+  documents: number;
+  averageLength: number;
+  /** Document frequency of each query term (absent: no document has it). */
+  documentFrequency: ReadonlyMap<string, number>;
+}
+
+/** Lucene's idf: always positive, so very common words still count a little. */
+export function idf(documents: number, documentFrequency: number): number {
+  return Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
+}
+
+export function bm25(
+  queryTerms: readonly string[],
+  documentTokens: readonly string[],
+  corpus: CorpusStats,
+  parameters: Bm25Parameters = DEFAULT_BM25,
+): number {
+  if (queryTerms.length === 0 || documentTokens.length === 0) return 0;
+  const counts = new Map<string, number>();
+  for (const token of documentTokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+  const { k1, b } = parameters;
+  const lengthNorm = 1 - b + b * (documentTokens.length / Math.max(corpus.averageLength, 1));
+  let score = 0;
+  for (const term of queryTerms) {
+    const tf = counts.get(term);
+    if (!tf) continue;
+    const weight = idf(corpus.documents, corpus.documentFrequency.get(term) ?? 0);
+    score += (weight * tf * (k1 + 1)) / (tf + k1 * lengthNorm);
+  }
+  return score;
+}
+
+/**
+ * BM25 scaled to 0..1 against the score of an average-length document holding every query
+ * term once, so it can be fused with cosine similarity on a fixed scale.
+ */
+export function normalisedBm25(
+  queryTerms: readonly string[],
+  documentTokens: readonly string[],
+  corpus: CorpusStats,
+  parameters: Bm25Parameters = DEFAULT_BM25,
+): number {
+  let ideal = 0;
+  for (const term of queryTerms) ideal += idf(corpus.documents, corpus.documentFrequency.get(term) ?? 0);
+  if (ideal === 0) return 0;
+  return Math.min(1, bm25(queryTerms, documentTokens, corpus, parameters) / ideal);
+}

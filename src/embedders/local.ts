@@ -1,0 +1,186 @@
+/**
+ * In-process embedder: a sentence-embedding ONNX model run by `@huggingface/transformers`.
+ * That package is an optional dependency (~475 MB with onnxruntime), so it is imported only
+ * when first needed, and the small surface used here is typed locally instead of via its types.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { ErrorCode, HindsightError, wrapError } from "../core/errors.js";
+import type { Embedder, Logger } from "../core/ports.js";
+
+export interface LocalEmbedderOptions {
+  /** Local model directory (config.json, tokenizer.json, onnx/model*.onnx); loaded offline. */
+  modelDir?: string;
+  /** Hugging Face Hub model name, used only without modelDir and with allowRemote. */
+  model?: string;
+  pooling?: "mean" | "cls";
+  /** The Embedder port promises unit vectors; turn off only for models that normalise themselves. */
+  normalize?: boolean;
+  batchSize?: number;
+  allowRemote?: boolean;
+}
+
+interface Tensor {
+  data: ArrayLike<number>;
+  dims: number[];
+}
+type FeatureExtractor = ((
+  texts: string[],
+  options: { pooling: "mean" | "cls"; normalize: boolean },
+) => Promise<Tensor>) & { dispose?: () => Promise<void> };
+interface Transformers {
+  env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
+  pipeline(
+    task: "feature-extraction",
+    model: string,
+    options?: { dtype?: string },
+  ): Promise<FeatureExtractor>;
+}
+
+const PACKAGE = "@huggingface/transformers";
+const INSTALL = "ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers@4.3.2";
+const DEFAULT_BATCH_SIZE = 32;
+/** Weight files in preference order and the transformers.js `dtype` that selects each. */
+const ONNX_DTYPES: ReadonlyArray<[file: string, dtype: string]> = [
+  ["model.onnx", "fp32"],
+  ["model_fp16.onnx", "fp16"],
+  ["model_quantized.onnx", "q8"],
+  ["model_int8.onnx", "int8"],
+  ["model_uint8.onnx", "uint8"],
+  ["model_q4.onnx", "q4"],
+  ["model_q4f16.onnx", "q4f16"],
+  ["model_bnb4.onnx", "bnb4"],
+];
+
+function configError(message: string, cause?: unknown): HindsightError {
+  return new HindsightError(ErrorCode.CONFIG_INVALID, `local embedder: ${message}`, { cause });
+}
+
+async function importTransformers(): Promise<Transformers> {
+  // A variable specifier keeps TypeScript from requiring the optional package's types.
+  const specifier: string = PACKAGE;
+  try {
+    return (await import(specifier)) as Transformers;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw configError(
+      `the optional package ${PACKAGE} could not be loaded (${reason}); install it with: ${INSTALL}`,
+      error,
+    );
+  }
+}
+
+/** Reads the vector size from config.json so ONNX need not be loaded at start-up. */
+async function readDimensions(modelDir: string): Promise<number> {
+  const info = await stat(modelDir).catch(() => undefined);
+  if (!info?.isDirectory()) throw configError(`model directory ${modelDir} does not exist`);
+  const configPath = path.join(modelDir, "config.json");
+  let config: Record<string, unknown>;
+  try {
+    config = JSON.parse(await readFile(configPath, "utf8")) as Record<string, unknown>;
+  } catch (error) {
+    throw configError(`cannot read model config ${configPath}`, error);
+  }
+  const dims = config.hidden_size ?? config.dim ?? config.d_model;
+  if (typeof dims !== "number" || !Number.isInteger(dims) || dims <= 0) {
+    throw configError(`${configPath} has no hidden_size, dim or d_model`);
+  }
+  return dims;
+}
+
+/** Picks the dtype matching the weights present, since the default (fp32) may be absent. */
+async function detectDtype(modelDir: string): Promise<string | undefined> {
+  const files = await readdir(path.join(modelDir, "onnx")).catch(() => [] as string[]);
+  return ONNX_DTYPES.find(([file]) => files.includes(file))?.[1];
+}
+
+export async function createLocalEmbedder(
+  options: LocalEmbedderOptions,
+  deps: { logger?: Logger } = {},
+): Promise<Embedder> {
+  const { pooling = "mean", normalize = true, batchSize = DEFAULT_BATCH_SIZE } = options;
+  const logger = deps.logger;
+  if (!Number.isInteger(batchSize) || batchSize <= 0) {
+    throw configError(`batchSize must be a positive integer, got ${batchSize}`);
+  }
+  const modelDir = options.modelDir === undefined ? undefined : path.resolve(options.modelDir);
+  if (modelDir === undefined && !options.model) throw configError("give modelDir or model");
+  if (modelDir === undefined && !options.allowRemote) {
+    throw configError(
+      `model ${options.model} would be downloaded from the Hugging Face Hub; set allowRemote ` +
+        "or give modelDir (a local directory with config.json, tokenizer.json, onnx/)",
+    );
+  }
+  const source = modelDir ?? (options.model as string);
+  const id = `local:${modelDir === undefined ? source : path.basename(modelDir)}`;
+  if (!normalize) logger?.warn("local embedder: normalize is off; vectors may not be unit length");
+
+  async function load(): Promise<FeatureExtractor> {
+    const { env, pipeline } = await importTransformers();
+    try {
+      if (modelDir === undefined) {
+        env.allowRemoteModels = true;
+        return await pipeline("feature-extraction", source);
+      }
+      // transformers.js joins localModelPath and the model id, so split the directory in two.
+      env.allowRemoteModels = false;
+      env.allowLocalModels = true;
+      env.localModelPath = path.dirname(modelDir);
+      const dtype = await detectDtype(modelDir);
+      return await pipeline("feature-extraction", path.basename(modelDir), { dtype });
+    } catch (error) {
+      throw wrapError(ErrorCode.CONFIG_INVALID, `local embedder: cannot load ${source}`, error);
+    }
+  }
+
+  let loading: Promise<FeatureExtractor> | undefined;
+  const extractor = (): Promise<FeatureExtractor> => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined; // let a later call retry, e.g. after installing the package
+      throw error;
+    });
+    return loading;
+  };
+
+  async function run(texts: readonly string[], dims?: number): Promise<Float32Array[]> {
+    const model = await extractor();
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += batchSize) {
+      const batch = texts.slice(start, start + batchSize);
+      let output: Tensor;
+      try {
+        output = await model(batch, { pooling, normalize });
+      } catch (error) {
+        throw wrapError(ErrorCode.EMBEDDER_FAILED, `local model ${id} failed`, error);
+      }
+      const [rows, width] = output.dims;
+      if (rows !== batch.length || width === undefined || (dims !== undefined && width !== dims)) {
+        throw new HindsightError(
+          ErrorCode.EMBEDDER_FAILED,
+          `local model ${id} returned shape [${output.dims.join(", ")}], expected [${batch.length}, ${dims}]`,
+        );
+      }
+      for (let row = 0; row < rows; row++) {
+        vectors.push(Float32Array.from({ length: width }, (_, j) => output.data[row * width + j]!));
+      }
+    }
+    return vectors;
+  }
+
+  // A hub model has no local config.json to read, so load it now and measure one vector.
+  const dimensions =
+    modelDir === undefined
+      ? (await run(["dimension probe"]))[0]!.length
+      : await readDimensions(modelDir);
+
+  return {
+    id,
+    dimensions,
+    embed: async (texts) => (texts.length === 0 ? [] : run(texts, dimensions)),
+    async close() {
+      const current = loading;
+      loading = undefined;
+      if (current) await (await current.catch(() => undefined))?.dispose?.();
+    },
+  };
+}
