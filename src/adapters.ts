@@ -21,7 +21,10 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 /**
  * Logs to stderr, never stdout: under MCP stdio, stdout is the protocol channel.
  */
-export function stderrLogger(level: LogLevel = "info", write = (line: string) => process.stderr.write(line)): Logger {
+export function stderrLogger(
+  level: LogLevel = "info",
+  write = (line: string) => process.stderr.write(line),
+): Logger {
   const threshold = LOG_LEVELS.indexOf(level);
   const log = (at: LogLevel) => (message: string, fields?: LogFields) => {
     if (LOG_LEVELS.indexOf(at) < threshold) return;

@@ -22,30 +22,74 @@ describe.each(BACKENDS)("hindsight CLI on $name", (backend) => {
   afterAll(() => cleanup());
 
   it.skipIf(backend.skip !== undefined)("stores, recalls, forgets and counts", async () => {
-    const migrate = json<{ applied: number[]; current: number }>(await runCli(["migrate", "--json"], env));
+    const migrate = json<{ applied: number[]; current: number }>(
+      await runCli(["migrate", "--json"], env),
+    );
     expect(migrate.current).toBe(1);
 
     const stored = await runCli(
       [
-        "store", "--task-type", "deploy", "--summary", "部署到生产环境失败：数据库迁移超时",
-        "--outcome", "failure", "--tags", "db,prod", "--metadata", '{"ticket":"OPS-1"}',
-        "--time", "2024-05-02T10:00:00Z", "--user", "u1", "--json",
+        "store",
+        "--task-type",
+        "deploy",
+        "--summary",
+        "部署到生产环境失败：数据库迁移超时",
+        "--outcome",
+        "failure",
+        "--tags",
+        "db,prod",
+        "--metadata",
+        '{"ticket":"OPS-1"}',
+        "--time",
+        "2024-05-02T10:00:00Z",
+        "--user",
+        "u1",
+        "--json",
       ],
       env,
     );
     const { id } = json<{ id: string }>(stored);
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(stored.stderr).toContain(backend.name === "postgres" ? "using PostgreSQL store" : "using embedded PGlite store");
+    expect(stored.stderr).toContain(
+      backend.name === "postgres" ? "using PostgreSQL store" : "using embedded PGlite store",
+    );
 
     const fact = json<{ id: string }>(
-      await runCli(["store-fact", "--key", "数据库迁移要先在预发环境演练", "--value", "先跑 dry-run", "--sources", id, "--json"], env),
+      await runCli(
+        [
+          "store-fact",
+          "--key",
+          "数据库迁移要先在预发环境演练",
+          "--value",
+          "先跑 dry-run",
+          "--sources",
+          id,
+          "--json",
+        ],
+        env,
+      ),
     );
 
     const recalled = json<{ results: Array<Record<string, unknown>> }>(
-      await runCli(["recall", "数据库迁移超时", "--layer", "all", "--time-range", "2024-05-01~2024-05-31", "--json"], env),
+      await runCli(
+        [
+          "recall",
+          "数据库迁移超时",
+          "--layer",
+          "all",
+          "--time-range",
+          "2024-05-01~2024-05-31",
+          "--json",
+        ],
+        env,
+      ),
     );
     expect(recalled.results.map((r) => r.id)).toEqual([id]);
-    expect(recalled.results[0]).toMatchObject({ layer: "episodic", tags: ["db", "prod"], metadata: { ticket: "OPS-1" } });
+    expect(recalled.results[0]).toMatchObject({
+      layer: "episodic",
+      tags: ["db", "prod"],
+      metadata: { ticket: "OPS-1" },
+    });
     const semantic = json<{ results: Array<{ id: string }> }>(
       await runCli(["recall", "数据库迁移", "--layer", "semantic", "--json"], env),
     );
@@ -53,7 +97,9 @@ describe.each(BACKENDS)("hindsight CLI on $name", (backend) => {
 
     const forgotten = json(await runCli(["forget", id, "--json"], env));
     expect(forgotten).toMatchObject({ id, mode: "soft", status: "archived" });
-    const after = json<{ results: unknown[] }>(await runCli(["recall", "数据库迁移超时", "--json"], env));
+    const after = json<{ results: unknown[] }>(
+      await runCli(["recall", "数据库迁移超时", "--json"], env),
+    );
     expect(after.results).toEqual([]);
     const archived = json<{ results: Array<{ id: string }> }>(
       await runCli(["recall", "数据库迁移超时", "--include-archived", "--json"], env),
@@ -68,12 +114,25 @@ describe.each(BACKENDS)("hindsight CLI on $name", (backend) => {
     });
     expect(String(stats.store)).toMatch(backend.name === "postgres" ? /^postgres:/ : /^pglite:/);
 
-    expect(json(await runCli(["forget", id, "--hard", "--json"], env))).toMatchObject({ status: "deleted" });
+    expect(json(await runCli(["forget", id, "--hard", "--json"], env))).toMatchObject({
+      status: "deleted",
+    });
     expect(json(await runCli(["stats", "--json"], env))).toMatchObject({ episodic: { total: 0 } });
   });
 
   it.skipIf(backend.skip !== undefined)("prints human-readable output without --json", async () => {
-    const stored = await runCli(["store", "--task-type", "note", "--summary", "walrus tusk measurement", "--outcome", "partial"], env);
+    const stored = await runCli(
+      [
+        "store",
+        "--task-type",
+        "note",
+        "--summary",
+        "walrus tusk measurement",
+        "--outcome",
+        "partial",
+      ],
+      env,
+    );
     expect(stored.code).toBe(0);
     const recalled = await runCli(["recall", "walrus tusk"], env);
     expect(recalled.stdout).toContain("walrus tusk measurement");
@@ -90,15 +149,60 @@ describe("hindsight CLI errors", () => {
 
   const BASE = ["store", "--task-type", "t", "--summary", "s", "--outcome", "success"];
   it.each([
-    { label: "an empty summary", args: ["store", "--task-type", "t", "--summary", "", "--outcome", "success"], flag: "--summary (summary)", exitCode: 2 },
-    { label: "an unknown outcome", args: ["store", "--task-type", "t", "--summary", "s", "--outcome", "great"], flag: "--outcome (outcome)", exitCode: 2 },
-    { label: "metadata that is not an object", args: [...BASE, "--metadata", "[1]"], flag: "--metadata (metadata)", exitCode: 2 },
-    { label: "metadata that is not JSON", args: [...BASE, "--metadata", "{oops"], flag: "--metadata (metadata)", exitCode: 2 },
-    { label: "an over-long summary", args: ["store", "--task-type", "t", "--summary", "x".repeat(8_001), "--outcome", "success"], flag: "--summary (summary)", exitCode: 2 },
-    { label: "top-k out of range", args: ["recall", "q", "--top-k", "21"], flag: "--top-k (top_k)", exitCode: 2 },
-    { label: "a malformed time range", args: ["recall", "q", "--time-range", "2024-01-01"], flag: "--time-range (time_range)", exitCode: 2 },
-    { label: "an id that is not a UUID", args: ["forget", "not-a-uuid"], flag: "<id> (memory_id)", exitCode: 2 },
-    { label: "an unknown id", args: ["forget", "00000000-0000-4000-8000-000000000000"], flag: "<id> (memory_id)", exitCode: 3 },
+    {
+      label: "an empty summary",
+      args: ["store", "--task-type", "t", "--summary", "", "--outcome", "success"],
+      flag: "--summary (summary)",
+      exitCode: 2,
+    },
+    {
+      label: "an unknown outcome",
+      args: ["store", "--task-type", "t", "--summary", "s", "--outcome", "great"],
+      flag: "--outcome (outcome)",
+      exitCode: 2,
+    },
+    {
+      label: "metadata that is not an object",
+      args: [...BASE, "--metadata", "[1]"],
+      flag: "--metadata (metadata)",
+      exitCode: 2,
+    },
+    {
+      label: "metadata that is not JSON",
+      args: [...BASE, "--metadata", "{oops"],
+      flag: "--metadata (metadata)",
+      exitCode: 2,
+    },
+    {
+      label: "an over-long summary",
+      args: ["store", "--task-type", "t", "--summary", "x".repeat(8_001), "--outcome", "success"],
+      flag: "--summary (summary)",
+      exitCode: 2,
+    },
+    {
+      label: "top-k out of range",
+      args: ["recall", "q", "--top-k", "21"],
+      flag: "--top-k (top_k)",
+      exitCode: 2,
+    },
+    {
+      label: "a malformed time range",
+      args: ["recall", "q", "--time-range", "2024-01-01"],
+      flag: "--time-range (time_range)",
+      exitCode: 2,
+    },
+    {
+      label: "an id that is not a UUID",
+      args: ["forget", "not-a-uuid"],
+      flag: "<id> (memory_id)",
+      exitCode: 2,
+    },
+    {
+      label: "an unknown id",
+      args: ["forget", "00000000-0000-4000-8000-000000000000"],
+      flag: "<id> (memory_id)",
+      exitCode: 3,
+    },
   ])("rejects $label naming the field, and writes nothing", async ({ args, flag, exitCode }) => {
     const env = { HINDSIGHT_DATA_DIR: dataDir };
     const result = await runCli([...args, "--json"], env);
@@ -111,7 +215,10 @@ describe("hindsight CLI errors", () => {
 
   it("rejects an unknown command and an unknown embedder", async () => {
     expect((await runCli(["bogus"])).code).toBe(2);
-    const result = await runCli(["stats"], { HINDSIGHT_DATA_DIR: dataDir, HINDSIGHT_EMBEDDER: "magic" });
+    const result = await runCli(["stats"], {
+      HINDSIGHT_DATA_DIR: dataDir,
+      HINDSIGHT_EMBEDDER: "magic",
+    });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("HINDSIGHT_EMBEDDER");
   });
@@ -125,12 +232,26 @@ describe("one embedded data directory, several processes", () => {
       const writers = 6;
       const results = await Promise.all(
         Array.from({ length: writers }, (_, i) =>
-          runCli(["store", "--task-type", "parallel", "--summary", `writer ${i} was here`, "--outcome", "success", "--json"], env),
+          runCli(
+            [
+              "store",
+              "--task-type",
+              "parallel",
+              "--summary",
+              `writer ${i} was here`,
+              "--outcome",
+              "success",
+              "--json",
+            ],
+            env,
+          ),
         ),
       );
       const ids = results.map((result) => json<{ id: string }>(result).id);
       expect(new Set(ids).size).toBe(writers);
-      expect(json(await runCli(["stats", "--json"], env))).toMatchObject({ episodic: { total: writers } });
+      expect(json(await runCli(["stats", "--json"], env))).toMatchObject({
+        episodic: { total: writers },
+      });
     } finally {
       await rm(dataDir, { recursive: true, force: true });
     }
@@ -141,7 +262,10 @@ describe("one embedded data directory, several processes", () => {
     const { acquireDirLock } = await import("../src/storage/dir-lock.js");
     const lock = await acquireDirLock(dataDir, { timeoutMs: 0 });
     try {
-      const result = await runCli(["stats"], { HINDSIGHT_DATA_DIR: dataDir, HINDSIGHT_LOCK_TIMEOUT_MS: "300" });
+      const result = await runCli(["stats"], {
+        HINDSIGHT_DATA_DIR: dataDir,
+        HINDSIGHT_LOCK_TIMEOUT_MS: "300",
+      });
       expect(result.code).toBe(4);
       expect(result.stderr).toContain(`in use by process ${process.pid}`);
     } finally {

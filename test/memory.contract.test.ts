@@ -21,11 +21,47 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
   let location: { databaseUrl?: string; dataDir: string };
   let cleanup: () => Promise<void>;
   let memory: Hindsight;
+  let deployFailure: string;
+  let reviewSuccess: string;
+  let chinese: string;
+
+  async function seed() {
+    deployFailure = (
+      await memory.storeEpisodic({
+        task_type: "deploy",
+        summary: "Deploying the billing service failed: port 8080 already in use",
+        outcome: "failure",
+        tags: ["billing", "k8s"],
+        metadata: { ticket: "OPS-12", attempts: 2 },
+        source: "conversation-7",
+        user_id: "alice",
+        occurred_at: "2025-03-01T09:00:00Z",
+      })
+    ).id;
+    reviewSuccess = (
+      await memory.storeEpisodic({
+        task_type: "code_review",
+        summary: "Reviewed the payments pull request and found a race condition in refunds",
+        outcome: "success",
+        user_id: "bob",
+        occurred_at: "2025-02-01T09:00:00Z",
+      })
+    ).id;
+    chinese = (
+      await memory.storeEpisodic({
+        task_type: "preference",
+        summary: "用户偏好用中文回复且不喜欢冗长解释",
+        outcome: "success",
+        occurred_at: "2025-03-09T09:00:00Z",
+      })
+    ).id;
+  }
 
   beforeAll(async () => {
     if (backend.skip) return;
     ({ location, cleanup } = await backend.fresh());
     memory = await createHindsight(location, { clock });
+    await seed();
   });
   afterAll(async () => {
     await memory?.close();
@@ -33,42 +69,6 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
   });
 
   describe.skipIf(backend.skip !== undefined)("with the backend available", () => {
-    let deployFailure: string;
-    let reviewSuccess: string;
-    let chinese: string;
-
-    beforeAll(async () => {
-      deployFailure = (
-        await memory.storeEpisodic({
-          task_type: "deploy",
-          summary: "Deploying the billing service failed: port 8080 already in use",
-          outcome: "failure",
-          tags: ["billing", "k8s"],
-          metadata: { ticket: "OPS-12", attempts: 2 },
-          source: "conversation-7",
-          user_id: "alice",
-          occurred_at: "2025-03-01T09:00:00Z",
-        })
-      ).id;
-      reviewSuccess = (
-        await memory.storeEpisodic({
-          task_type: "code_review",
-          summary: "Reviewed the payments pull request and found a race condition in refunds",
-          outcome: "success",
-          user_id: "bob",
-          occurred_at: "2025-02-01T09:00:00Z",
-        })
-      ).id;
-      chinese = (
-        await memory.storeEpisodic({
-          task_type: "preference",
-          summary: "用户偏好用中文回复且不喜欢冗长解释",
-          outcome: "success",
-          occurred_at: "2025-03-09T09:00:00Z",
-        })
-      ).id;
-    });
-
     it("recalls a stored memory with its fields, score and signals", async () => {
       const { results } = await memory.recall({ query_text: "billing deploy port in use" });
       expect(results[0]).toMatchObject({
@@ -93,7 +93,9 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       const second = await memory.recall({ query_text: "payments race condition refunds" });
       expect(first.results[0]!.id).toBe(reviewSuccess);
       expect(second.results[0]!.access_count).toBe(first.results[0]!.access_count + 1);
-      expect((second.results[0] as { last_accessed_at: Date }).last_accessed_at).toEqual(clock.now());
+      expect((second.results[0] as { last_accessed_at: Date }).last_accessed_at).toEqual(
+        clock.now(),
+      );
     });
 
     it("finds a Chinese word inside a longer Chinese sentence", async () => {
@@ -102,7 +104,9 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
     });
 
     it("returns nothing rather than noise", async () => {
-      const { results } = await memory.recall({ query_text: "quantum chromodynamics lecture notes" });
+      const { results } = await memory.recall({
+        query_text: "quantum chromodynamics lecture notes",
+      });
       expect(results).toEqual([]);
     });
 
@@ -142,7 +146,10 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
         memory_layer: "semantic",
       });
       expect(semantic.results[0]).toMatchObject({ id, layer: "semantic", confidence: 1 });
-      const all = await memory.recall({ query_text: "port free before deploying billing", memory_layer: "all" });
+      const all = await memory.recall({
+        query_text: "port free before deploying billing",
+        memory_layer: "all",
+      });
       expect(new Set(all.results.map((r) => r.layer))).toEqual(new Set(["episodic", "semantic"]));
     });
 
@@ -174,9 +181,17 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
     });
 
     it("rejects bad input naming the field", async () => {
-      await expectError(memory.storeEpisodic({ task_type: "t", summary: "", outcome: "success" }), "INVALID_INPUT", "summary");
+      await expectError(
+        memory.storeEpisodic({ task_type: "t", summary: "", outcome: "success" }),
+        "INVALID_INPUT",
+        "summary",
+      );
       await expectError(memory.recall({ query_text: "x", top_k: 50 }), "INVALID_INPUT", "top_k");
-      await expectError(memory.recall({ query_text: "x", time_range: "soon" }), "INVALID_INPUT", "time_range");
+      await expectError(
+        memory.recall({ query_text: "x", time_range: "soon" }),
+        "INVALID_INPUT",
+        "time_range",
+      );
       await expectError(memory.forget({ memory_id: "not-a-uuid" }), "INVALID_INPUT", "memory_id");
       await expectError(
         memory.forget({ memory_id: "00000000-0000-4000-8000-000000000000" }),
@@ -195,7 +210,10 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       expect((await memory.recall(query)).results.map((r) => r.id)).toContain(id);
       const before = await memory.stats();
 
-      expect(await memory.forget({ memory_id: id })).toMatchObject({ mode: "soft", status: "archived" });
+      expect(await memory.forget({ memory_id: id })).toMatchObject({
+        mode: "soft",
+        status: "archived",
+      });
       expect((await memory.recall(query)).results.map((r) => r.id)).not.toContain(id);
       const archived = await memory.recall({ ...query, include_archived: true });
       expect(archived.results.find((r) => r.id === id)?.status).toBe("archived");
@@ -203,8 +221,12 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       expect(afterSoft.episodic.archived).toBe(before.episodic.archived + 1);
       expect(afterSoft.episodic.total).toBe(before.episodic.total);
 
-      expect(await memory.forget({ memory_id: id, mode: "hard" })).toMatchObject({ status: "deleted" });
-      expect((await memory.recall({ ...query, include_archived: true })).results.map((r) => r.id)).not.toContain(id);
+      expect(await memory.forget({ memory_id: id, mode: "hard" })).toMatchObject({
+        status: "deleted",
+      });
+      expect(
+        (await memory.recall({ ...query, include_archived: true })).results.map((r) => r.id),
+      ).not.toContain(id);
       expect((await memory.stats()).episodic.total).toBe(before.episodic.total - 1);
     });
 
@@ -243,7 +265,9 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       await memory.close();
       memory = await createHindsight(location, { clock });
       expect(memory.migration).toEqual({ applied: [], current: 1 });
-      expect((await memory.recall({ query_text: "billing deploy port" })).results[0]?.id).toBe(deployFailure);
+      expect((await memory.recall({ query_text: "billing deploy port" })).results[0]?.id).toBe(
+        deployFailure,
+      );
       await memory.close();
       await expectError(
         createHindsight(location, { clock, embedder: createHashEmbedder(128) }),

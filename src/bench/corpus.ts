@@ -2,7 +2,16 @@
  * A synthetic, reproducible memory corpus for benchmarks: task records in English and Chinese
  * with a Zipf-like vocabulary, so keyword postings have realistic common and rare terms.
  */
-const TASK_TYPES = ["deploy", "code_review", "debug", "data_query", "support", "planning", "refactor", "oncall"];
+const TASK_TYPES = [
+  "deploy",
+  "code_review",
+  "debug",
+  "data_query",
+  "support",
+  "planning",
+  "refactor",
+  "oncall",
+];
 const OUTCOMES = ["success", "failure", "partial"] as const;
 
 const EN_WORDS = `service database migration timeout port cache redis queue worker deploy rollback
@@ -14,16 +23,18 @@ const EN_WORDS = `service database migration timeout port cache redis queue work
   .split(/\s+/)
   .filter(Boolean);
 
-const ZH_WORDS = `服务器 数据库 迁移 超时 端口 缓存 队列 部署 回滚 账单 支付 退款 客户 报表 监控 告警
+const ZH_WORDS =
+  `服务器 数据库 迁移 超时 端口 缓存 队列 部署 回滚 账单 支付 退款 客户 报表 监控 告警
   延迟 内存 泄漏 集群 证书 登录 会话 接口 索引 查询 事务 死锁 重试 限流 配额 发布 分支 合并
   冲突 测试 构建 流水线 镜像 配置 密钥 备份 恢复 快照 副本 网络 代理 用户 偏好 中文 回复`
-  .split(/\s+/)
-  .filter(Boolean);
+    .split(/\s+/)
+    .filter(Boolean);
 
 const EN_TEMPLATES = [
   (a: string, b: string, c: string) => `The ${a} ${b} failed after the ${c} change, rolled back`,
   (a: string, b: string, c: string) => `Fixed ${a} ${b} by tuning ${c} settings`,
-  (a: string, b: string, c: string) => `User asked to check ${a} and ${b}; found ${c} was misconfigured`,
+  (a: string, b: string, c: string) =>
+    `User asked to check ${a} and ${b}; found ${c} was misconfigured`,
   (a: string, b: string, c: string) => `Investigated ${a} ${b} issue, ${c} needs follow-up`,
 ];
 const ZH_TEMPLATES = [

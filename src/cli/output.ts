@@ -33,7 +33,9 @@ export function reportError(error: unknown, options: OutputOptions, flags: FlagN
   }
   const where = describeField(known.field, flags);
   if (options.json) {
-    process.stderr.write(`${JSON.stringify({ error: { ...known.toJSON(), ...(where ? { flag: where } : {}) } })}\n`);
+    process.stderr.write(
+      `${JSON.stringify({ error: { ...known.toJSON(), ...(where ? { flag: where } : {}) } })}\n`,
+    );
   } else {
     const message =
       where && known.field && known.message.startsWith(`${known.field}:`)

@@ -27,5 +27,7 @@ export function numeric(value: string | undefined): number | string | undefined 
 
 /** Drops undefined values so optional schema fields stay absent. */
 export function defined<T extends Record<string, unknown>>(object: T): Partial<T> {
-  return Object.fromEntries(Object.entries(object).filter(([, value]) => value !== undefined)) as Partial<T>;
+  return Object.fromEntries(
+    Object.entries(object).filter(([, value]) => value !== undefined),
+  ) as Partial<T>;
 }

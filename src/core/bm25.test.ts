@@ -35,8 +35,12 @@ describe("bm25", () => {
   });
 
   it("normalises to 1 for an average document holding every term once", () => {
-    expect(normalisedBm25(["deploy", "e4012"], ["deploy", "e4012", "a", "b", "c"], corpus)).toBeCloseTo(1, 10);
-    expect(normalisedBm25(["deploy", "e4012"], ["deploy", "a", "b", "c", "d"], corpus)).toBeLessThan(0.5);
+    expect(
+      normalisedBm25(["deploy", "e4012"], ["deploy", "e4012", "a", "b", "c"], corpus),
+    ).toBeCloseTo(1, 10);
+    expect(
+      normalisedBm25(["deploy", "e4012"], ["deploy", "a", "b", "c", "d"], corpus),
+    ).toBeLessThan(0.5);
     expect(normalisedBm25([], ["deploy"], corpus)).toBe(0);
   });
 });

@@ -54,7 +54,8 @@ export function normalisedBm25(
   parameters: Bm25Parameters = DEFAULT_BM25,
 ): number {
   let ideal = 0;
-  for (const term of queryTerms) ideal += idf(corpus.documents, corpus.documentFrequency.get(term) ?? 0);
+  for (const term of queryTerms)
+    ideal += idf(corpus.documents, corpus.documentFrequency.get(term) ?? 0);
   if (ideal === 0) return 0;
   return Math.min(1, bm25(queryTerms, documentTokens, corpus, parameters) / ideal);
 }

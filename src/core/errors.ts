@@ -35,7 +35,12 @@ export class HindsightError extends Error {
     this.details = options.details;
   }
 
-  toJSON(): { code: ErrorCode; message: string; field?: string; details?: Record<string, unknown> } {
+  toJSON(): {
+    code: ErrorCode;
+    message: string;
+    field?: string;
+    details?: Record<string, unknown>;
+  } {
     return {
       code: this.code,
       message: this.message,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Candidate } from "./ports.js";
 import type { CorpusStats } from "./bm25.js";
+import type { Candidate } from "./ports.js";
 import { DEFAULT_RANKING, freshness, rankCandidates as rankSets } from "./ranking.js";
 
 const now = new Date("2025-06-01T00:00:00Z");
@@ -32,7 +32,13 @@ const corpus: CorpusStats = {
   ]),
 };
 
-function rankCandidates(candidates: Candidate[], terms: string[], at: Date, topK: number, options = DEFAULT_RANKING) {
+function rankCandidates(
+  candidates: Candidate[],
+  terms: string[],
+  at: Date,
+  topK: number,
+  options = DEFAULT_RANKING,
+) {
   return rankSets([{ candidates, corpus }], terms, at, topK, options);
 }
 
@@ -88,7 +94,13 @@ describe("ranking", () => {
   });
 
   it("reports each signal's contribution, summing to the score", () => {
-    const [result] = rankCandidates([candidate("a", 0.8, "deploy x y")], ["deploy"], now, 1, DEFAULT_RANKING);
+    const [result] = rankCandidates(
+      [candidate("a", 0.8, "deploy x y")],
+      ["deploy"],
+      now,
+      1,
+      DEFAULT_RANKING,
+    );
     const { vector, keyword, freshness: fresh, frequency } = result!.signals;
     expect(vector + keyword + fresh + frequency).toBeCloseTo(result!.score, 10);
     expect(keyword).toBeCloseTo(0.2, 10);

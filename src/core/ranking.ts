@@ -43,7 +43,6 @@ export const DEFAULT_RANKING: RankingOptions = {
 
 const DAY_MS = 86_400_000;
 
-
 export function freshness(eventTime: Date, now: Date, halfLifeDays: number): number {
   const ageDays = Math.max(0, (now.getTime() - eventTime.getTime()) / DAY_MS);
   return 2 ** (-ageDays / halfLifeDays);
@@ -64,12 +63,19 @@ export function scoreCandidate(
   // A zero query vector (text with no word in it) gives NaN distances in pgvector.
   const similarity = candidate.vector_similarity;
   const vector = Number.isFinite(similarity) ? Math.max(0, similarity) : 0;
-  const keyword = normalisedBm25(queryTerms, searchTokens(candidate.search_text), corpus, options.bm25);
+  const keyword = normalisedBm25(
+    queryTerms,
+    searchTokens(candidate.search_text),
+    corpus,
+    options.bm25,
+  );
   const fresh = freshness(candidate.event_time, now, options.freshnessHalfLifeDays);
   const used = frequency(candidate.access_count);
   const relevanceWeight = weights.vector + weights.keyword;
   const relevance =
-    relevanceWeight > 0 ? (weights.vector * vector + weights.keyword * keyword) / relevanceWeight : 0;
+    relevanceWeight > 0
+      ? (weights.vector * vector + weights.keyword * keyword) / relevanceWeight
+      : 0;
   const signals: ScoreSignals = {
     vector: weights.vector * vector,
     keyword: weights.keyword * keyword,

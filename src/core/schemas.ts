@@ -22,7 +22,8 @@ export const LIMITS = {
 } as const;
 
 const text = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
-const optionalText = (max: number) => z.string().trim().min(1, "must not be empty").max(max).optional();
+const optionalText = (max: number) =>
+  z.string().trim().min(1, "must not be empty").max(max).optional();
 
 function depthOf(value: unknown): number {
   if (value === null || typeof value !== "object") return 0;
@@ -34,10 +35,16 @@ export const Metadata = z
   .record(z.string(), z.json())
   .superRefine((value, ctx) => {
     if (Buffer.byteLength(JSON.stringify(value)) > LIMITS.metadataBytes) {
-      ctx.addIssue({ code: "custom", message: `must be at most ${LIMITS.metadataBytes} bytes as JSON` });
+      ctx.addIssue({
+        code: "custom",
+        message: `must be at most ${LIMITS.metadataBytes} bytes as JSON`,
+      });
     }
     if (depthOf(value) > LIMITS.metadataDepth) {
-      ctx.addIssue({ code: "custom", message: `must nest at most ${LIMITS.metadataDepth} levels deep` });
+      ctx.addIssue({
+        code: "custom",
+        message: `must nest at most ${LIMITS.metadataDepth} levels deep`,
+      });
     }
   })
   .describe("Free-form JSON object with extra facts about the memory (ids, parameters, links).");
@@ -45,7 +52,7 @@ export const Metadata = z
 export const Tags = z
   .array(text(LIMITS.tagChars))
   .max(LIMITS.tags)
-  .describe("Short labels for filtering, e.g. [\"deploy\", \"k8s\"].");
+  .describe('Short labels for filtering, e.g. ["deploy", "k8s"].');
 
 export const Instant = z
   .string()
@@ -57,7 +64,9 @@ export const TimeRangeText = z
     const parsed = parseTimeRange(value);
     if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
   })
-  .describe("Event-time window '<from>~<to>' in ISO dates, e.g. '2024-01-01~2024-01-31'; a side may be empty.");
+  .describe(
+    "Event-time window '<from>~<to>' in ISO dates, e.g. '2024-01-01~2024-01-31'; a side may be empty.",
+  );
 
 const scope = {
   source: optionalText(LIMITS.scopeChars).describe(

@@ -14,16 +14,11 @@ import type {
   StoredMemory,
 } from "./ports.js";
 import { type RankedCandidate, type RankingOptions, rankCandidates } from "./ranking.js";
-import {
-  ForgetInput,
-  RecallInput,
-  StoreEpisodicInput,
-  StoreSemanticInput,
-} from "./schemas.js";
+import { ForgetInput, RecallInput, StoreEpisodicInput, StoreSemanticInput } from "./schemas.js";
+import { searchText, searchTokens } from "./search-text.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import type { ForgetResult, MemoryLayer, MemoryStats, RecalledMemory } from "./types.js";
 import { validate } from "./validate.js";
-import { searchText, searchTokens } from "./search-text.js";
 
 export interface MemoryServiceOptions {
   store: MemoryStore;
@@ -167,7 +162,10 @@ export class MemoryService {
       );
     }
     const now = this.clock.now();
-    const ranking = { ...this.options.ranking, floor: request.min_score ?? this.options.ranking.floor };
+    const ranking = {
+      ...this.options.ranking,
+      floor: request.min_score ?? this.options.ranking.floor,
+    };
     const ranked = rankCandidates(sets, keywords, now, request.top_k, ranking);
     return { results: await this.fetchRecalled(ranked, now) };
   }
@@ -188,7 +186,8 @@ export class MemoryService {
     }
     this.pendingAccess = Promise.all(accessed).then(
       () => undefined,
-      (error: unknown) => this.options.logger.warn("could not record memory access", { error: String(error) }),
+      (error: unknown) =>
+        this.options.logger.warn("could not record memory access", { error: String(error) }),
     );
     // A memory hard-deleted between ranking and fetching is simply not returned.
     return ranked.flatMap(({ id, score, signals }) => {

@@ -54,7 +54,9 @@ describe("input validation", () => {
       top_k: 5,
       include_archived: false,
     });
-    expect(errorOf(() => validate(RecallInput, { query_text: "q", top_k: 21 })).field).toBe("top_k");
+    expect(errorOf(() => validate(RecallInput, { query_text: "q", top_k: 21 })).field).toBe(
+      "top_k",
+    );
     expect(errorOf(() => validate(RecallInput, { query_text: "q", top_k: 0 })).field).toBe("top_k");
     expect(
       errorOf(() => validate(RecallInput, { query_text: "q", time_range: "2024-01-01" })).field,

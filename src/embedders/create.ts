@@ -1,5 +1,5 @@
-import type { Embedder, Logger } from "../core/ports.js";
 import type { EmbedderConfig } from "../config/schema.js";
+import type { Embedder, Logger } from "../core/ports.js";
 import { createHashEmbedder } from "./hash.js";
 
 /** Builds the configured embedder; model-backed ones are imported only when chosen. */

@@ -23,7 +23,11 @@ const EVENT_TIME: Record<MemoryLayer, string> = {
   semantic: "COALESCE(u.last_accessed_at, m.updated_at)",
 };
 
-function whereClause(layer: MemoryLayer, filter: CandidateFilter, bind: (value: unknown) => string): string {
+function whereClause(
+  layer: MemoryLayer,
+  filter: CandidateFilter,
+  bind: (value: unknown) => string,
+): string {
   const conditions: string[] = [];
   if (!filter.include_archived) conditions.push("m.status = 'active'");
   if (filter.task_type !== undefined) conditions.push(`m.task_type = ${bind(filter.task_type)}`);
@@ -60,7 +64,10 @@ interface CandidateRow {
   df: Record<string, number> | null;
 }
 
-export async function findCandidates(db: SqlExecutor, query: CandidateQuery): Promise<CandidateSet> {
+export async function findCandidates(
+  db: SqlExecutor,
+  query: CandidateQuery,
+): Promise<CandidateSet> {
   const params: unknown[] = [
     toVectorLiteral(query.embedding),
     query.limit,

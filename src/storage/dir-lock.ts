@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import { realpath, rm } from "node:fs/promises";
-import { type Server, createConnection, createServer } from "node:net";
+import { createConnection, createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ErrorCode, HindsightError } from "../core/errors.js";

@@ -57,7 +57,10 @@ async function checkEmbedder(tx: SqlExecutor, embedder: EmbedderIdentity): Promi
   );
   const meta = Object.fromEntries(rows.map((row) => [row.key, row.value]));
   if (meta.embedder_id === undefined) return;
-  if (meta.embedder_id !== embedder.id || meta.embedder_dimensions !== String(embedder.dimensions)) {
+  if (
+    meta.embedder_id !== embedder.id ||
+    meta.embedder_dimensions !== String(embedder.dimensions)
+  ) {
     throw new HindsightError(
       ErrorCode.EMBEDDER_MISMATCH,
       `this database was built with embedder '${meta.embedder_id}' (${meta.embedder_dimensions} dimensions) ` +

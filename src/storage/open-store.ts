@@ -24,6 +24,8 @@ export async function openStore(location: StoreLocation, logger: Logger): Promis
     lockTimeoutMs: location.lockTimeoutMs,
     logger,
   });
-  logger.info(`using embedded PGlite store at ${location.dataDir} (set DATABASE_URL for PostgreSQL)`);
+  logger.info(
+    `using embedded PGlite store at ${location.dataDir} (set DATABASE_URL for PostgreSQL)`,
+  );
   return new SqlMemoryStore(driver);
 }

@@ -45,7 +45,9 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
     max: options.maxConnections ?? 10,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on("error", (error) => options.logger.warn("postgres connection error", { error: error.message }));
+  pool.on("error", (error) =>
+    options.logger.warn("postgres connection error", { error: error.message }),
+  );
   const description = `postgres:${redactUrl(options.connectionString)}`;
   // Every client gets the search settings once, before its first query.
   const prepared = new WeakSet<PoolClient>();

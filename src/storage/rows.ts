@@ -1,7 +1,5 @@
 /** Column lists and row mapping between the tables and the domain types. */
-import type { EpisodicMemory, SemanticMemory } from "../core/types.js";
-
-import type { MemoryLayer } from "../core/types.js";
+import type { EpisodicMemory, MemoryLayer, SemanticMemory } from "../core/types.js";
 
 export const TABLE: Record<MemoryLayer, string> = {
   episodic: "episodic_memories",

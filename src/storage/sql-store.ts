@@ -13,10 +13,9 @@ import type {
   StoredMemory,
 } from "../core/ports.js";
 import type { ForgetResult, LayerCounts, MemoryLayer } from "../core/types.js";
+import { findCandidates } from "./candidates.js";
 import { type SqlDriver, type SqlExecutor, toVectorLiteral } from "./executor.js";
 import { migrate } from "./migrate.js";
-import { findCandidates } from "./candidates.js";
-import { type CorpusSize, needsAnalyze, termsOf, updateCorpus } from "./search-index.js";
 import {
   COLUMNS,
   type EpisodicRow,
@@ -26,21 +25,52 @@ import {
   toSemantic,
   USAGE_TABLE,
 } from "./rows.js";
+import { type CorpusSize, needsAnalyze, termsOf, updateCorpus } from "./search-index.js";
 
 /** Rows per INSERT statement: well under PostgreSQL's 65 535 bind parameters. */
 const INSERT_BATCH = 500;
 
 const EPISODIC_INSERT_COLUMNS = [
-  "id", "occurred_at", "recorded_at", "task_type", "summary", "outcome", "embedding",
-  "search_text", "terms", "metadata", "tags", "source", "subject", "user_id", "agent_id", "confidence",
-  "decay_score", "status",
+  "id",
+  "occurred_at",
+  "recorded_at",
+  "task_type",
+  "summary",
+  "outcome",
+  "embedding",
+  "search_text",
+  "terms",
+  "metadata",
+  "tags",
+  "source",
+  "subject",
+  "user_id",
+  "agent_id",
+  "confidence",
+  "decay_score",
+  "status",
 ] as const;
 
 function episodicValues(row: NewEpisodic): unknown[] {
   return [
-    row.id, row.occurred_at, row.recorded_at, row.task_type, row.summary, row.outcome,
-    toVectorLiteral(row.embedding), row.search_text, termsOf(row.search_text), row.metadata, row.tags, row.source,
-    row.subject, row.user_id, row.agent_id, row.confidence, row.decay_score, row.status,
+    row.id,
+    row.occurred_at,
+    row.recorded_at,
+    row.task_type,
+    row.summary,
+    row.outcome,
+    toVectorLiteral(row.embedding),
+    row.search_text,
+    termsOf(row.search_text),
+    row.metadata,
+    row.tags,
+    row.source,
+    row.subject,
+    row.user_id,
+    row.agent_id,
+    row.confidence,
+    row.decay_score,
+    row.status,
   ];
 }
 
@@ -77,7 +107,12 @@ export class SqlMemoryStore implements MemoryStore {
             batch.flatMap(episodicValues),
           );
         }
-        return updateCorpus(tx, "episodic", rows.map((row) => row.search_text), 1);
+        return updateCorpus(
+          tx,
+          "episodic",
+          rows.map((row) => row.search_text),
+          1,
+        );
       }),
     );
     await this.refreshPlannerStatistics("episodic", size);
@@ -108,10 +143,25 @@ export class SqlMemoryStore implements MemoryStore {
              metadata, tags, source, subject, user_id, agent_id, status)
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
           [
-            row.id, row.key_text, row.value_text, row.task_type, toVectorLiteral(row.embedding),
-            row.search_text, termsOf(row.search_text), row.confidence, row.created_at, row.updated_at, row.valid_from,
-            row.valid_to, row.metadata, row.tags, row.source, row.subject, row.user_id,
-            row.agent_id, row.status,
+            row.id,
+            row.key_text,
+            row.value_text,
+            row.task_type,
+            toVectorLiteral(row.embedding),
+            row.search_text,
+            termsOf(row.search_text),
+            row.confidence,
+            row.created_at,
+            row.updated_at,
+            row.valid_from,
+            row.valid_to,
+            row.metadata,
+            row.tags,
+            row.source,
+            row.subject,
+            row.user_id,
+            row.agent_id,
+            row.status,
           ],
         );
         const size = await updateCorpus(tx, "semantic", [row.search_text], 1);
@@ -151,10 +201,11 @@ export class SqlMemoryStore implements MemoryStore {
          LEFT JOIN ${USAGE_TABLE[layer]} u ON u.id = m.id WHERE m.id = ANY($1::uuid[])`,
         [ids],
       );
-      return rows.map((row): StoredMemory =>
-        layer === "episodic"
-          ? { layer, ...toEpisodic(row as EpisodicRow) }
-          : { layer, ...toSemantic(row as SemanticRow) },
+      return rows.map(
+        (row): StoredMemory =>
+          layer === "episodic"
+            ? { layer, ...toEpisodic(row as EpisodicRow) }
+            : { layer, ...toSemantic(row as SemanticRow) },
       );
     });
   }

@@ -62,7 +62,10 @@ export interface Backend {
   skip: string | undefined;
   /** Config fields pointing at a fresh, empty store, and how to clean it up. */
   /** Config fields pointing at a fresh, empty store that can be reopened, and its cleanup. */
-  fresh(): Promise<{ location: { databaseUrl?: string; dataDir: string }; cleanup: () => Promise<void> }>;
+  fresh(): Promise<{
+    location: { databaseUrl?: string; dataDir: string };
+    cleanup: () => Promise<void>;
+  }>;
 }
 
 export const BACKENDS: Backend[] = [
@@ -71,7 +74,10 @@ export const BACKENDS: Backend[] = [
     skip: undefined,
     fresh: async () => {
       const dataDir = await mkdtemp(join(tmpdir(), "hindsight-test-"));
-      return { location: { dataDir }, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
+      return {
+        location: { dataDir },
+        cleanup: () => rm(dataDir, { recursive: true, force: true }),
+      };
     },
   },
   {

@@ -10,7 +10,10 @@ export interface CliResult {
 }
 
 /** Runs the built `hindsight` binary, as a user would. */
-export function runCli(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       env: { ...process.env, HINDSIGHT_LOG_LEVEL: "info", ...env },

@@ -15,9 +15,21 @@ export function registerForget(program: Command): void {
     .option("--hard", "delete permanently instead of archiving")
     .option("--json", "print the result as JSON")
     .action(async (id: string, options: ForgetOptions, command: Command) => {
-      await withHindsight(command, options, { memory_id: "<id>", mode: "--hard" }, async (memory) => {
-        const result = await memory.forget({ memory_id: id, mode: options.hard ? "hard" : "soft" });
-        printResult(result, options, () => `${result.status} ${result.layer} memory ${result.id}`);
-      });
+      await withHindsight(
+        command,
+        options,
+        { memory_id: "<id>", mode: "--hard" },
+        async (memory) => {
+          const result = await memory.forget({
+            memory_id: id,
+            mode: options.hard ? "hard" : "soft",
+          });
+          printResult(
+            result,
+            options,
+            () => `${result.status} ${result.layer} memory ${result.id}`,
+          );
+        },
+      );
     });
 }
