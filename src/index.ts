@@ -9,6 +9,7 @@ import type { Clock, Embedder, Logger, MigrationReport } from "./core/ports.js";
 import { MemoryService } from "./core/service.js";
 import { createEmbedder } from "./embedders/create.js";
 import { openStore } from "./storage/open-store.js";
+import { cl100k } from "./tokens.js";
 
 export interface HindsightDeps {
   logger?: Logger;
@@ -56,6 +57,7 @@ export async function createHindsight(
     clock: deps.clock ?? systemClock,
     logger,
     candidateLimit: config.recall.candidateLimit,
+    tokens: cl100k,
     ranking: {
       floor: config.recall.floor,
       freshnessHalfLifeDays: config.recall.freshnessHalfLifeDays,
@@ -72,6 +74,8 @@ export type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
 export { ErrorCode, HindsightError, isHindsightError } from "./core/errors.js";
 export type { Clock, Embedder, Logger, MemoryStore } from "./core/ports.js";
 export * from "./core/schemas.js";
-export { MemoryService } from "./core/service.js";
+export type { MemoryApi } from "./core/memory-api.js";
+export { MemoryService, type RecallResponse } from "./core/service.js";
+export type { SummaryResult } from "./core/summarize.js";
 export type * from "./core/types.js";
 export { createHashEmbedder } from "./embedders/hash.js";

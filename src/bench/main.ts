@@ -23,6 +23,7 @@ import { type SqlDriver, toVectorLiteral } from "../storage/executor.js";
 import { openPGlite } from "../storage/pglite.js";
 import { openPostgres } from "../storage/postgres.js";
 import { SqlMemoryStore } from "../storage/sql-store.js";
+import { cl100k } from "../tokens.js";
 import { generateMemory, generateQuery, random } from "./corpus.js";
 import { type Percentiles, percentiles } from "./stats.js";
 
@@ -128,6 +129,7 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
     logger: silentLogger,
     ranking: DEFAULT_RANKING,
     candidateLimit: 30,
+    tokens: cl100k,
   });
   const next = random(42);
   const results: BenchResult[] = [];

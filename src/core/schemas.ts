@@ -79,7 +79,15 @@ const scope = {
   agent_id: optionalText(LIMITS.scopeChars).describe("The agent this memory belongs to."),
 };
 
+const clientId = z
+  .uuid()
+  .optional()
+  .describe(
+    "Optional id chosen by the caller (UUID). Storing the same id again stores nothing new, so retries are safe.",
+  );
+
 export const StoreEpisodicInput = z.strictObject({
+  id: clientId,
   task_type: text(LIMITS.taskTypeChars).describe(
     "Kind of task, a short stable label such as 'code_review' or 'deploy'.",
   ),
@@ -96,6 +104,7 @@ export const StoreEpisodicInput = z.strictObject({
 export type StoreEpisodicInput = z.infer<typeof StoreEpisodicInput>;
 
 export const StoreSemanticInput = z.strictObject({
+  id: clientId,
   key_text: text(LIMITS.keyChars).describe("The rule or fact, one sentence."),
   value_text: text(LIMITS.valueChars).describe("The advice or detail that goes with it."),
   task_type: optionalText(LIMITS.taskTypeChars).describe(
@@ -145,3 +154,28 @@ export const ForgetInput = z.strictObject({
     .describe("soft: archive (reversible, left out of recall); hard: delete permanently."),
 });
 export type ForgetInput = z.input<typeof ForgetInput>;
+
+export const SummarizeInput = z
+  .strictObject({
+    memory_ids: z
+      .array(z.uuid())
+      .min(1)
+      .max(50)
+      .optional()
+      .describe("The memories to summarise; or give query_text to summarise what recall finds."),
+    query_text: optionalText(LIMITS.queryChars).describe(
+      "Summarise the memories recalled for this query (up to 20, from both layers).",
+    ),
+    max_tokens: z
+      .number()
+      .int()
+      .min(20)
+      .max(4000)
+      .default(200)
+      .describe("Length budget of the summary in tokens (cl100k), default 200."),
+  })
+  .refine((value) => (value.memory_ids === undefined) !== (value.query_text === undefined), {
+    message: "give exactly one of memory_ids or query_text",
+    path: ["memory_ids"],
+  });
+export type SummarizeInput = z.input<typeof SummarizeInput>;

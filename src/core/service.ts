@@ -14,11 +14,20 @@ import type {
   StoredMemory,
 } from "./ports.js";
 import { type RankedCandidate, type RankingOptions, rankCandidates } from "./ranking.js";
-import { ForgetInput, RecallInput, StoreEpisodicInput, StoreSemanticInput } from "./schemas.js";
+import {
+  ForgetInput,
+  LIMITS,
+  RecallInput,
+  StoreEpisodicInput,
+  StoreSemanticInput,
+  SummarizeInput,
+} from "./schemas.js";
+import { extractiveSummary, type SummaryResult, type TokenCounter } from "./summarize.js";
 import { searchText, searchTokens } from "./search-text.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import type { ForgetResult, MemoryLayer, MemoryStats, RecalledMemory } from "./types.js";
 import { validate } from "./validate.js";
+import type { MemoryApi } from "./memory-api.js";
 
 export interface MemoryServiceOptions {
   store: MemoryStore;
@@ -28,6 +37,7 @@ export interface MemoryServiceOptions {
   ranking: RankingOptions;
   /** Nearest neighbours and keyword hits fetched per layer before ranking. */
   candidateLimit: number;
+  tokens: TokenCounter;
 }
 
 export interface RecallResponse {
@@ -44,7 +54,7 @@ function isoDates<T>(input: T): T {
   return copy as T;
 }
 
-export class MemoryService {
+export class MemoryService implements MemoryApi {
   readonly store: MemoryStore;
   readonly embedder: Embedder;
   private readonly clock: Clock;
@@ -80,7 +90,7 @@ export class MemoryService {
     const embeddings = await this.embed(parsed.map((item) => `${item.task_type}: ${item.summary}`));
     const now = this.clock.now();
     const rows: NewEpisodic[] = parsed.map((item, index) => ({
-      id: randomUUID(),
+      id: item.id ?? randomUUID(),
       occurred_at: item.occurred_at ? parseInstant(item.occurred_at)! : now,
       recorded_at: now,
       task_type: item.task_type,
@@ -107,7 +117,7 @@ export class MemoryService {
     const item = validate(StoreSemanticInput, isoDates(input));
     const [embedding] = await this.embed([`${item.key_text} ${item.value_text}`]);
     const now = this.clock.now();
-    const id = randomUUID();
+    const id = item.id ?? randomUUID();
     await this.store.insertSemantic({
       id,
       key_text: item.key_text,
@@ -209,6 +219,41 @@ export class MemoryService {
     if (!result) throw notFound("memory_id", request.memory_id);
     this.options.logger.info("memory forgotten", { ...result });
     return result;
+  }
+
+  /** Compresses memories (given by id, or recalled for a query) into a summary within budget. */
+  async summarize(input: unknown): Promise<SummaryResult> {
+    const request = validate(SummarizeInput, input);
+    let memories: StoredMemory[];
+    if (request.memory_ids) {
+      memories = await this.memoriesById(request.memory_ids);
+    } else {
+      const { results } = await this.recall({
+        query_text: request.query_text,
+        memory_layer: "all",
+        top_k: LIMITS.topK,
+      });
+      memories = results;
+    }
+    return extractiveSummary(memories, request.max_tokens, this.options.tokens);
+  }
+
+  /** Memories of either layer in the order asked; an unknown id is NOT_FOUND. */
+  private async memoriesById(ids: readonly string[]): Promise<StoredMemory[]> {
+    const unique = [...new Set(ids)];
+    const found = new Map<string, StoredMemory>();
+    for (const layer of ["episodic", "semantic"] as const) {
+      const wanted = unique.filter((id) => !found.has(id));
+      if (wanted.length === 0) break;
+      for (const memory of await this.store.getMany(layer, wanted)) found.set(memory.id, memory);
+    }
+    const missing = unique.find((id) => !found.has(id));
+    if (missing) throw notFound("memory_ids", missing);
+    return unique.map((id) => found.get(id)!);
+  }
+
+  ping(): Promise<void> {
+    return this.store.ping();
   }
 
   async stats(): Promise<MemoryStats> {

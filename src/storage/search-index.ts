@@ -22,6 +22,7 @@ export async function updateCorpus(
   searchTexts: readonly string[],
   sign: 1 | -1,
 ): Promise<CorpusSize> {
+  if (searchTexts.length === 0) return { documents: 0, analyzed_documents: 0 };
   const frequency = new Map<string, number>();
   let tokens = 0;
   for (const text of searchTexts) {

@@ -99,20 +99,20 @@ export class SqlMemoryStore implements MemoryStore {
     if (rows.length === 0) return;
     const size = await this.guard("storing episodic memories", () =>
       this.driver.transaction(async (tx) => {
+        const inserted = new Set<string>();
         for (let start = 0; start < rows.length; start += INSERT_BATCH) {
           const batch = rows.slice(start, start + INSERT_BATCH);
-          await tx.query(
+          // An id stored before (a retried request) is skipped, not stored twice.
+          const written = await tx.query<{ id: string }>(
             `INSERT INTO episodic_memories (${EPISODIC_INSERT_COLUMNS.join(", ")})
-             VALUES ${placeholders(batch.length, EPISODIC_INSERT_COLUMNS.length)}`,
+             VALUES ${placeholders(batch.length, EPISODIC_INSERT_COLUMNS.length)}
+             ON CONFLICT (id) DO NOTHING RETURNING id`,
             batch.flatMap(episodicValues),
           );
+          for (const { id } of written) inserted.add(id);
         }
-        return updateCorpus(
-          tx,
-          "episodic",
-          rows.map((row) => row.search_text),
-          1,
-        );
+        const texts = rows.filter((row) => inserted.has(row.id)).map((row) => row.search_text);
+        return updateCorpus(tx, "episodic", texts, 1);
       }),
     );
     await this.refreshPlannerStatistics("episodic", size);
@@ -137,11 +137,12 @@ export class SqlMemoryStore implements MemoryStore {
   async insertSemantic(row: NewSemantic): Promise<void> {
     const size = await this.guard("storing a semantic memory", () =>
       this.driver.transaction(async (tx) => {
-        await tx.query(
+        const written = await tx.query(
           `INSERT INTO semantic_memories (id, key_text, value_text, task_type, embedding,
              search_text, terms, confidence, created_at, updated_at, valid_from, valid_to,
              metadata, tags, source, subject, user_id, agent_id, status)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+           ON CONFLICT (id) DO NOTHING RETURNING id`,
           [
             row.id,
             row.key_text,
@@ -164,6 +165,8 @@ export class SqlMemoryStore implements MemoryStore {
             row.status,
           ],
         );
+        // An id stored before (a retried request) is skipped, not stored twice.
+        if (written.length === 0) return undefined;
         const size = await updateCorpus(tx, "semantic", [row.search_text], 1);
         if (row.source_episode_ids.length > 0) {
           await this.linkSources(tx, row.id, row.source_episode_ids);
@@ -171,7 +174,7 @@ export class SqlMemoryStore implements MemoryStore {
         return size;
       }),
     );
-    await this.refreshPlannerStatistics("semantic", size);
+    if (size) await this.refreshPlannerStatistics("semantic", size);
   }
 
   private async linkSources(tx: SqlExecutor, semanticId: string, episodeIds: readonly string[]) {

@@ -1,0 +1,34 @@
+/**
+ * What every surface (library, CLI, REST, MCP) can ask of hindsight. The memory service
+ * implements it in-process; a client of another process that owns the embedded store
+ * implements it over a local socket.
+ */
+import type { RecallResponse } from "./service.js";
+import type { SummaryResult } from "./summarize.js";
+import type { ForgetResult, MemoryStats } from "./types.js";
+
+export interface MemoryApi {
+  storeEpisodic(input: unknown): Promise<{ id: string }>;
+  storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }>;
+  storeSemantic(input: unknown): Promise<{ id: string }>;
+  recall(input: unknown): Promise<RecallResponse>;
+  forget(input: unknown): Promise<ForgetResult>;
+  summarize(input: unknown): Promise<SummaryResult>;
+  stats(): Promise<MemoryStats>;
+  /** Resolves when the store answers; for health checks. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The operations a remote client may call, by name. */
+export const MEMORY_OPERATIONS = [
+  "storeEpisodic",
+  "storeEpisodicBatch",
+  "storeSemantic",
+  "recall",
+  "forget",
+  "summarize",
+  "stats",
+  "ping",
+] as const satisfies readonly (keyof MemoryApi)[];
+export type MemoryOperation = (typeof MEMORY_OPERATIONS)[number];

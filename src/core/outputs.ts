@@ -1,0 +1,116 @@
+/**
+ * Output schemas: the JSON every surface returns (dates as ISO 8601 strings). MCP declares
+ * them as tool output schemas and the REST API's OpenAPI document is generated from them.
+ */
+import { z } from "zod";
+import { LAYERS, OUTCOMES, STATUSES } from "./types.js";
+
+const Instant = z.string().describe("ISO 8601 date-time");
+const Nullable = z.string().nullable();
+
+const Scope = {
+  source: Nullable.describe("What produced the memory."),
+  subject: Nullable.describe("Whose memory it is."),
+  user_id: Nullable,
+  agent_id: Nullable,
+};
+
+export const EpisodicMemoryOutput = z.object({
+  id: z.uuid(),
+  occurred_at: Instant,
+  recorded_at: Instant,
+  task_type: z.string(),
+  summary: z.string(),
+  outcome: z.enum(OUTCOMES),
+  metadata: z.record(z.string(), z.unknown()),
+  tags: z.array(z.string()),
+  ...Scope,
+  confidence: z.number(),
+  access_count: z.number().int(),
+  last_accessed_at: Instant.nullable(),
+  decay_score: z.number(),
+  status: z.enum(STATUSES),
+});
+
+export const SemanticMemoryOutput = z.object({
+  id: z.uuid(),
+  key_text: z.string(),
+  value_text: z.string(),
+  task_type: z.string().nullable(),
+  confidence: z.number(),
+  created_at: Instant,
+  updated_at: Instant,
+  last_used_at: Instant.nullable(),
+  valid_from: Instant,
+  valid_to: Instant.nullable(),
+  metadata: z.record(z.string(), z.unknown()),
+  tags: z.array(z.string()),
+  ...Scope,
+  access_count: z.number().int(),
+  status: z.enum(STATUSES),
+});
+
+export const ScoreSignalsOutput = z
+  .object({
+    vector: z.number(),
+    keyword: z.number(),
+    freshness: z.number(),
+    frequency: z.number(),
+  })
+  .describe("Each ranking signal's contribution; they sum to the score.");
+
+const Scored = {
+  score: z.number().describe("Relevance 0..1; nothing under the score floor is returned."),
+  signals: ScoreSignalsOutput,
+};
+
+export const RecalledMemoryOutput = z.discriminatedUnion("layer", [
+  EpisodicMemoryOutput.extend({ layer: z.literal("episodic"), ...Scored }),
+  SemanticMemoryOutput.extend({ layer: z.literal("semantic"), ...Scored }),
+]);
+
+export const RecallOutput = z.object({
+  results: z.array(RecalledMemoryOutput).describe("Best first."),
+});
+
+export const StoreOutput = z.object({ id: z.uuid() });
+
+export const ForgetOutput = z.object({
+  id: z.uuid(),
+  layer: z.enum(LAYERS),
+  mode: z.enum(["soft", "hard"]),
+  status: z.enum(["archived", "deleted"]),
+});
+
+const LayerCountsOutput = z.object({
+  total: z.number().int(),
+  active: z.number().int(),
+  archived: z.number().int(),
+});
+
+export const StatsOutput = z.object({
+  episodic: LayerCountsOutput,
+  semantic: LayerCountsOutput,
+  store: z.string().describe("Where the memories live, credentials removed."),
+  embedder: z.string(),
+});
+
+export const SummarizeOutput = z.object({
+  summary: z.string(),
+  tokens: z.number().int(),
+  max_tokens: z.number().int(),
+  memory_ids: z.array(z.uuid()).describe("The memories the summary covers."),
+  groups: z.array(z.object({ topic: z.string(), memory_ids: z.array(z.uuid()) })),
+  method: z.enum(["extractive"]),
+});
+
+export const ErrorOutput = z.object({
+  code: z.string().describe("Stable error code, e.g. INVALID_INPUT or NOT_FOUND."),
+  message: z.string(),
+  field: z.string().optional().describe("The input field at fault."),
+});
+
+/** The JSON form of a result: Dates become ISO strings. */
+export function toJson<T>(value: T): unknown {
+  return JSON.parse(JSON.stringify(value));
+}
