@@ -2,14 +2,15 @@
  * hindsight as a library: `createHindsight(config)` opens the store and the embedder, applies
  * migrations and returns the memory service.
  */
-import { silentLogger, systemClock } from "./adapters.js";
+import { mkdir } from "node:fs/promises";
+import { silentLogger } from "./adapters.js";
 import { HindsightConfig, type HindsightConfigInput } from "./config/schema.js";
 import { ErrorCode, HindsightError } from "./core/errors.js";
-import type { Clock, Embedder, Logger, MigrationReport } from "./core/ports.js";
-import { MemoryService } from "./core/service.js";
-import { createEmbedder } from "./embedders/create.js";
-import { openStore } from "./storage/open-store.js";
-import { cl100k } from "./tokens.js";
+import type { MemoryApi } from "./core/memory-api.js";
+import type { Clock, Embedder, Logger } from "./core/ports.js";
+import { SharedEmbeddedMemory } from "./embedded/shared-memory.js";
+import { openService } from "./open-service.js";
+import { IN_MEMORY } from "./storage/pglite.js";
 
 export interface HindsightDeps {
   logger?: Logger;
@@ -18,9 +19,13 @@ export interface HindsightDeps {
   embedder?: Embedder;
 }
 
-export interface Hindsight extends MemoryService {
+export interface Hindsight extends MemoryApi {
   readonly config: Readonly<HindsightConfig>;
-  readonly migration: MigrationReport;
+  /**
+   * On a shared embedded directory: "owner" when this process holds the database, "client"
+   * when it forwards to the process that does. Absent for PostgreSQL and in-memory stores.
+   */
+  role?(): Promise<"owner" | "client">;
 }
 
 export function parseConfig(input: HindsightConfigInput): Readonly<HindsightConfig> {
@@ -33,39 +38,29 @@ export function parseConfig(input: HindsightConfigInput): Readonly<HindsightConf
   return Object.freeze(result.data);
 }
 
+/**
+ * Opens hindsight. On an embedded data directory several processes may do so at once: the
+ * first owns the database and the others forward to it (see embedded/shared-memory).
+ */
 export async function createHindsight(
   input: HindsightConfigInput,
   deps: HindsightDeps = {},
 ): Promise<Hindsight> {
   const config = parseConfig(input);
-  const logger = deps.logger ?? silentLogger;
-  const embedder = deps.embedder ?? (await createEmbedder(config.embedder, logger));
-  const store = await openStore(config, logger);
-  let migration: MigrationReport;
-  try {
-    migration = await store.migrate(embedder);
-  } catch (error) {
-    await store.close();
-    throw error;
+  const serviceDeps = { ...deps, logger: deps.logger ?? silentLogger };
+  let memory: MemoryApi;
+  if (config.databaseUrl || config.dataDir === IN_MEMORY) {
+    memory = await openService(config, serviceDeps);
+  } else {
+    await mkdir(config.dataDir, { recursive: true });
+    memory = await SharedEmbeddedMemory.open({
+      dataDir: config.dataDir,
+      lockTimeoutMs: config.lockTimeoutMs,
+      logger: serviceDeps.logger,
+      openLocal: () => openService(config, serviceDeps),
+    });
   }
-  if (migration.applied.length > 0) {
-    logger.info(`applied migrations ${migration.applied.join(", ")}`);
-  }
-  const service = new MemoryService({
-    store,
-    embedder,
-    clock: deps.clock ?? systemClock,
-    logger,
-    candidateLimit: config.recall.candidateLimit,
-    tokens: cl100k,
-    ranking: {
-      floor: config.recall.floor,
-      freshnessHalfLifeDays: config.recall.freshnessHalfLifeDays,
-      weights: config.recall.weights,
-      bm25: config.recall.bm25,
-    },
-  });
-  return Object.assign(service, { config, migration }) as Hindsight;
+  return Object.assign(memory, { config });
 }
 
 export { fixedClock, silentLogger, stderrLogger, systemClock } from "./adapters.js";

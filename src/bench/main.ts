@@ -65,7 +65,7 @@ async function openBackend(
 ): Promise<{ driver: SqlDriver; cleanup: () => Promise<void> }> {
   if (name === "pglite") {
     const dataDir = await mkdtemp(join(tmpdir(), "hindsight-bench-"));
-    const driver = await openPGlite({ dataDir, lockTimeoutMs: 0, logger: silentLogger });
+    const driver = await openPGlite({ dataDir, logger: silentLogger });
     return { driver, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
   }
   if (name === "postgres") {

@@ -3,6 +3,7 @@
  * implements it in-process; a client of another process that owns the embedded store
  * implements it over a local socket.
  */
+import type { MigrationReport } from "./ports.js";
 import type { RecallResponse } from "./service.js";
 import type { SummaryResult } from "./summarize.js";
 import type { ForgetResult, MemoryStats } from "./types.js";
@@ -17,6 +18,11 @@ export interface MemoryApi {
   stats(): Promise<MemoryStats>;
   /** Resolves when the store answers; for health checks. */
   ping(): Promise<void>;
+  /**
+   * The schema migrations: those applied when this store was opened (opening applies any that
+   * are pending) and the version it is at.
+   */
+  migrate(): Promise<MigrationReport>;
   close(): Promise<void>;
 }
 
@@ -30,5 +36,6 @@ export const MEMORY_OPERATIONS = [
   "summarize",
   "stats",
   "ping",
+  "migrate",
 ] as const satisfies readonly (keyof MemoryApi)[];
 export type MemoryOperation = (typeof MEMORY_OPERATIONS)[number];

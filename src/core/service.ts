@@ -10,6 +10,7 @@ import type {
   Embedder,
   Logger,
   MemoryStore,
+  MigrationReport,
   NewEpisodic,
   StoredMemory,
 } from "./ports.js";
@@ -60,6 +61,7 @@ export class MemoryService implements MemoryApi {
   private readonly clock: Clock;
   private readonly options: MemoryServiceOptions;
   private pendingAccess: Promise<void> = Promise.resolve();
+  private migration: MigrationReport | undefined;
 
   constructor(options: MemoryServiceOptions) {
     this.options = options;
@@ -254,6 +256,11 @@ export class MemoryService implements MemoryApi {
 
   ping(): Promise<void> {
     return this.store.ping();
+  }
+
+  async migrate(): Promise<MigrationReport> {
+    this.migration ??= await this.store.migrate(this.embedder);
+    return this.migration;
   }
 
   async stats(): Promise<MemoryStats> {

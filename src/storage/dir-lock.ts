@@ -87,6 +87,8 @@ export async function acquireDirLock(dir: string, options: DirLockOptions): Prom
   const pollMs = options.pollMs ?? 100;
   const deadline = Date.now() + options.timeoutMs;
   const server = createServer((socket) => {
+    // The asker may hang up before the greeting is written; that is not our failure.
+    socket.on("error", () => socket.destroy());
     socket.end(`${JSON.stringify({ hindsight: 1, pid: process.pid })}\n`);
   });
   server.unref(); // holding the lock must not keep the process alive

@@ -3,8 +3,8 @@ import { SqlMemoryStore } from "./sql-store.js";
 
 export interface StoreLocation {
   databaseUrl?: string | undefined;
+  /** Embedded store directory; the caller must own it (see embedded/shared-memory). */
   dataDir: string;
-  lockTimeoutMs: number;
 }
 
 /**
@@ -19,11 +19,7 @@ export async function openStore(location: StoreLocation, logger: Logger): Promis
     return new SqlMemoryStore(driver);
   }
   const { openPGlite } = await import("./pglite.js");
-  const driver = await openPGlite({
-    dataDir: location.dataDir,
-    lockTimeoutMs: location.lockTimeoutMs,
-    logger,
-  });
+  const driver = await openPGlite({ dataDir: location.dataDir, logger });
   logger.info(
     `using embedded PGlite store at ${location.dataDir} (set DATABASE_URL for PostgreSQL)`,
   );

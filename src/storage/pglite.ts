@@ -4,14 +4,15 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../core/ports.js";
-import { acquireDirLock, type DirLock } from "./dir-lock.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
 import { SEARCH_SETTINGS } from "./search-settings.js";
 
 export interface PGliteOptions {
-  /** A directory, or `memory://` for a throw-away in-memory database. */
+  /**
+   * A directory, or `memory://` for a throw-away in-memory database. PGlite has no lock
+   * between processes: the caller must own the directory (see embedded/shared-memory).
+   */
   dataDir: string;
-  lockTimeoutMs: number;
   logger: Logger;
 }
 
@@ -37,36 +38,21 @@ function executor(db: PGliteTx): SqlExecutor {
 
 export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
   const inMemory = options.dataDir === IN_MEMORY;
-  let lock: DirLock | undefined;
-  if (!inMemory) {
-    await mkdir(options.dataDir, { recursive: true });
-    lock = await acquireDirLock(options.dataDir, { timeoutMs: options.lockTimeoutMs });
-  }
-  try {
-    // Loaded on demand so the PostgreSQL path never loads WebAssembly.
-    const [{ PGlite }, { vector }] = await Promise.all([
-      import("@electric-sql/pglite"),
-      import("@electric-sql/pglite-pgvector"),
-    ]);
-    const db = (await PGlite.create({
-      ...(inMemory ? {} : { dataDir: join(options.dataDir, "pglite") }),
-      extensions: { vector },
-    })) as unknown as PGliteLike;
-    await db.exec(SEARCH_SETTINGS);
-    return {
-      description: inMemory ? "pglite:memory" : `pglite:${options.dataDir}`,
-      ...executor(db),
-      transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
-      close: async () => {
-        try {
-          await db.close();
-        } finally {
-          await lock?.release();
-        }
-      },
-    };
-  } catch (error) {
-    await lock?.release();
-    throw error;
-  }
+  if (!inMemory) await mkdir(options.dataDir, { recursive: true });
+  // Loaded on demand so the PostgreSQL path never loads WebAssembly.
+  const [{ PGlite }, { vector }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite-pgvector"),
+  ]);
+  const db = (await PGlite.create({
+    ...(inMemory ? {} : { dataDir: join(options.dataDir, "pglite") }),
+    extensions: { vector },
+  })) as unknown as PGliteLike;
+  await db.exec(SEARCH_SETTINGS);
+  return {
+    description: inMemory ? "pglite:memory" : `pglite:${options.dataDir}`,
+    ...executor(db),
+    transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
+    close: () => db.close(),
+  };
 }

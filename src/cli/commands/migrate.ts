@@ -9,7 +9,7 @@ export function registerMigrate(program: Command): void {
     .option("--json", "print the result as JSON")
     .action(async (options: { json?: boolean }, command: Command) => {
       await withHindsight(command, options, {}, async (memory) => {
-        const result = { ...memory.migration, store: memory.store.description };
+        const result = { ...(await memory.migrate()), store: (await memory.stats()).store };
         printResult(result, options, () =>
           result.applied.length > 0
             ? `applied migrations ${result.applied.join(", ")}; schema version ${result.current}`

