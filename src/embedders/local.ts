@@ -88,6 +88,28 @@ async function readDimensions(modelDir: string): Promise<number> {
   return dims;
 }
 
+let loadChain: Promise<unknown> = Promise.resolve();
+function serialiseLoads<T>(fn: () => Promise<T>): Promise<T> {
+  const next = loadChain.then(fn);
+  loadChain = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * The pooling a sentence-transformers model was trained with, from its `1_Pooling/config.json`
+ * (BGE-style models use the CLS token); mean pooling when the file is absent.
+ */
+async function readPooling(modelDir: string): Promise<"mean" | "cls"> {
+  try {
+    const config = JSON.parse(await readFile(path.join(modelDir, "1_Pooling", "config.json"), "utf8")) as {
+      pooling_mode_cls_token?: boolean;
+    };
+    return config.pooling_mode_cls_token ? "cls" : "mean";
+  } catch {
+    return "mean";
+  }
+}
+
 /** Picks the dtype matching the weights present, since the default (fp32) may be absent. */
 async function detectDtype(modelDir: string): Promise<string | undefined> {
   const files = await readdir(path.join(modelDir, "onnx")).catch(() => [] as string[]);
@@ -98,7 +120,7 @@ export async function createLocalEmbedder(
   options: LocalEmbedderOptions,
   deps: { logger?: Logger } = {},
 ): Promise<Embedder> {
-  const { pooling = "mean", normalize = true, batchSize = DEFAULT_BATCH_SIZE } = options;
+  const { normalize = true, batchSize = DEFAULT_BATCH_SIZE } = options;
   const logger = deps.logger;
   if (!Number.isInteger(batchSize) || batchSize <= 0) {
     throw configError(`batchSize must be a positive integer, got ${batchSize}`);
@@ -112,25 +134,29 @@ export async function createLocalEmbedder(
     );
   }
   const source = modelDir ?? (options.model as string);
+  const pooling = options.pooling ?? (modelDir ? await readPooling(modelDir) : "mean");
   const id = `local:${modelDir === undefined ? source : path.basename(modelDir)}`;
   if (!normalize) logger?.warn("local embedder: normalize is off; vectors may not be unit length");
 
   async function load(): Promise<FeatureExtractor> {
     const { env, pipeline } = await importTransformers();
-    try {
-      if (modelDir === undefined) {
-        env.allowRemoteModels = true;
-        return await pipeline("feature-extraction", source);
+    const dtype = modelDir === undefined ? undefined : await detectDtype(modelDir);
+    // transformers.js reads its global settings while loading: one load at a time.
+    return serialiseLoads(async () => {
+      try {
+        if (modelDir === undefined) {
+          env.allowRemoteModels = true;
+          return await pipeline("feature-extraction", source);
+        }
+        // transformers.js joins localModelPath and the model id, so split the directory in two.
+        env.allowRemoteModels = false;
+        env.allowLocalModels = true;
+        env.localModelPath = path.dirname(modelDir);
+        return await pipeline("feature-extraction", path.basename(modelDir), { dtype });
+      } catch (error) {
+        throw wrapError(ErrorCode.CONFIG_INVALID, `local embedder: cannot load ${source}`, error);
       }
-      // transformers.js joins localModelPath and the model id, so split the directory in two.
-      env.allowRemoteModels = false;
-      env.allowLocalModels = true;
-      env.localModelPath = path.dirname(modelDir);
-      const dtype = await detectDtype(modelDir);
-      return await pipeline("feature-extraction", path.basename(modelDir), { dtype });
-    } catch (error) {
-      throw wrapError(ErrorCode.CONFIG_INVALID, `local embedder: cannot load ${source}`, error);
-    }
+    });
   }
 
   let loading: Promise<FeatureExtractor> | undefined;
