@@ -67,9 +67,9 @@ export { fixedClock, silentLogger, stderrLogger, systemClock } from "./adapters.
 export { configFromEnv } from "./config/env.js";
 export type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
 export { ErrorCode, HindsightError, isHindsightError } from "./core/errors.js";
+export type { MemoryApi } from "./core/memory-api.js";
 export type { Clock, Embedder, Logger, MemoryStore } from "./core/ports.js";
 export * from "./core/schemas.js";
-export type { MemoryApi } from "./core/memory-api.js";
 export { MemoryService, type RecallResponse } from "./core/service.js";
 export type { SummaryResult } from "./core/summarize.js";
 export type * from "./core/types.js";

@@ -15,7 +15,10 @@ export interface ServiceDeps {
   embedder?: Embedder;
 }
 
-export async function openService(config: HindsightConfig, deps: ServiceDeps): Promise<MemoryService> {
+export async function openService(
+  config: HindsightConfig,
+  deps: ServiceDeps,
+): Promise<MemoryService> {
   const { logger } = deps;
   const embedder = deps.embedder ?? (await createEmbedder(config.embedder, logger));
   const store = await openStore(config, logger);
@@ -35,7 +38,8 @@ export async function openService(config: HindsightConfig, deps: ServiceDeps): P
   });
   try {
     const migration = await service.migrate();
-    if (migration.applied.length > 0) logger.info(`applied migrations ${migration.applied.join(", ")}`);
+    if (migration.applied.length > 0)
+      logger.info(`applied migrations ${migration.applied.join(", ")}`);
   } catch (error) {
     await service.close();
     throw error;

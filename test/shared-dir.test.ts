@@ -14,11 +14,14 @@ import { json, runCli } from "./support/cli.js";
 
 const HOLDER = fileURLToPath(new URL("./support/holder.mjs", import.meta.url));
 
+// biome-ignore lint/suspicious/noExplicitAny: the answer of whichever operation was sent
+type Answer = { ok: boolean; result?: any; error?: { code: string } };
+
 interface Holder {
   child: ChildProcessWithoutNullStreams;
   pid: number;
   role: string;
-  send(op: string, ...args: unknown[]): Promise<{ ok: boolean; result?: any; error?: { code: string } }>;
+  send(op: string, ...args: unknown[]): Promise<Answer>;
   exit(): Promise<void>;
 }
 
@@ -68,7 +71,19 @@ describe("one embedded data directory shared by several processes", () => {
     const env = { HINDSIGHT_DATA_DIR: dataDir };
     const stored = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        runCli(["store", "--task-type", "shared", "--summary", `cli writer ${i}`, "--outcome", "success", "--json"], env),
+        runCli(
+          [
+            "store",
+            "--task-type",
+            "shared",
+            "--summary",
+            `cli writer ${i}`,
+            "--outcome",
+            "success",
+            "--json",
+          ],
+          env,
+        ),
       ),
     );
     for (const result of stored) {
@@ -77,7 +92,11 @@ describe("one embedded data directory shared by several processes", () => {
     const ids = stored.map((result) => json<{ id: string }>(result).id);
     const stats = await owner.send("stats");
     expect(stats.result.episodic.total).toBe(6);
-    const recalled = await owner.send("recall", { query_text: "cli writer", top_k: 10, min_score: 0 });
+    const recalled = await owner.send("recall", {
+      query_text: "cli writer",
+      top_k: 10,
+      min_score: 0,
+    });
     expect(new Set(recalled.result.results.map((r: { id: string }) => r.id))).toEqual(new Set(ids));
   });
 

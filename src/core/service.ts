@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
+import type { MemoryApi } from "./memory-api.js";
 import type {
   CandidateSet,
   Clock,
@@ -23,12 +24,11 @@ import {
   StoreSemanticInput,
   SummarizeInput,
 } from "./schemas.js";
-import { extractiveSummary, type SummaryResult, type TokenCounter } from "./summarize.js";
 import { searchText, searchTokens } from "./search-text.js";
+import { extractiveSummary, type SummaryResult, type TokenCounter } from "./summarize.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import type { ForgetResult, MemoryLayer, MemoryStats, RecalledMemory } from "./types.js";
 import { validate } from "./validate.js";
-import type { MemoryApi } from "./memory-api.js";
 
 export interface MemoryServiceOptions {
   store: MemoryStore;
@@ -53,6 +53,23 @@ function isoDates<T>(input: T): T {
     if (value instanceof Date) copy[key] = value.toISOString();
   }
   return copy as T;
+}
+
+type ScopeInput = Pick<
+  StoreEpisodicInput,
+  "metadata" | "tags" | "source" | "subject" | "user_id" | "agent_id"
+>;
+
+/** The fields both layers share, with their defaults. */
+function scopeOf(item: ScopeInput) {
+  return {
+    metadata: item.metadata ?? {},
+    tags: item.tags ?? [],
+    source: item.source ?? null,
+    subject: item.subject ?? null,
+    user_id: item.user_id ?? null,
+    agent_id: item.agent_id ?? null,
+  };
 }
 
 export class MemoryService implements MemoryApi {
@@ -98,12 +115,7 @@ export class MemoryService implements MemoryApi {
       task_type: item.task_type,
       summary: item.summary,
       outcome: item.outcome,
-      metadata: item.metadata ?? {},
-      tags: item.tags ?? [],
-      source: item.source ?? null,
-      subject: item.subject ?? null,
-      user_id: item.user_id ?? null,
-      agent_id: item.agent_id ?? null,
+      ...scopeOf(item),
       confidence: item.confidence ?? 1,
       decay_score: 1,
       status: "active",
@@ -130,12 +142,7 @@ export class MemoryService implements MemoryApi {
       updated_at: now,
       valid_from: item.valid_from ? parseInstant(item.valid_from)! : now,
       valid_to: null,
-      metadata: item.metadata ?? {},
-      tags: item.tags ?? [],
-      source: item.source ?? null,
-      subject: item.subject ?? null,
-      user_id: item.user_id ?? null,
-      agent_id: item.agent_id ?? null,
+      ...scopeOf(item),
       status: "active",
       embedding: embedding!,
       search_text: searchText(item.key_text, item.value_text, ...(item.tags ?? [])),

@@ -3,12 +3,32 @@ import { cl100k } from "../tokens.js";
 import type { StoredMemory } from "./ports.js";
 import { extractiveSummary } from "./summarize.js";
 
-function episode(id: string, task_type: string, summary: string, outcome: "success" | "failure" = "success"): StoredMemory {
+function episode(
+  id: string,
+  task_type: string,
+  summary: string,
+  outcome: "success" | "failure" = "success",
+): StoredMemory {
   const at = new Date("2025-03-01T00:00:00Z");
   return {
-    layer: "episodic", id, occurred_at: at, recorded_at: at, task_type, summary, outcome, metadata: {},
-    tags: [], source: null, subject: null, user_id: null, agent_id: null, confidence: 1,
-    access_count: 0, last_accessed_at: null, decay_score: 1, status: "active",
+    layer: "episodic",
+    id,
+    occurred_at: at,
+    recorded_at: at,
+    task_type,
+    summary,
+    outcome,
+    metadata: {},
+    tags: [],
+    source: null,
+    subject: null,
+    user_id: null,
+    agent_id: null,
+    confidence: 1,
+    access_count: 0,
+    last_accessed_at: null,
+    decay_score: 1,
+    status: "active",
   };
 }
 
@@ -41,6 +61,10 @@ describe("extractive summary", () => {
   });
 
   it("summarises nothing to an empty text", () => {
-    expect(extractiveSummary([], 200, cl100k)).toMatchObject({ summary: "", tokens: 0, memory_ids: [] });
+    expect(extractiveSummary([], 200, cl100k)).toMatchObject({
+      summary: "",
+      tokens: 0,
+      memory_ids: [],
+    });
   });
 });

@@ -48,7 +48,8 @@ function lineOf(memory: StoredMemory): string {
 function headerOf(topic: string, members: StoredMemory[]): string {
   const outcomes = new Map<string, number>();
   for (const memory of members) {
-    if (memory.layer === "episodic") outcomes.set(memory.outcome, (outcomes.get(memory.outcome) ?? 0) + 1);
+    if (memory.layer === "episodic")
+      outcomes.set(memory.outcome, (outcomes.get(memory.outcome) ?? 0) + 1);
   }
   const detail = [...outcomes].map(([outcome, count]) => `${count} ${outcome}`).join(", ");
   return `${topic} (${members.length}${detail ? `: ${detail}` : ""})`;

@@ -26,7 +26,9 @@ export interface WireError {
   details?: Record<string, unknown>;
 }
 
-export type Response = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: WireError };
+export type Response =
+  | { id: number; ok: true; result: unknown }
+  | { id: number; ok: false; error: WireError };
 
 /** Fields that are dates in results; JSON carries them as ISO strings. */
 const DATE_FIELDS = new Set([
@@ -59,7 +61,10 @@ export function toWireError(error: unknown): WireError {
       ...(error.details === undefined ? {} : { details: error.details }),
     };
   }
-  return { code: ErrorCode.INTERNAL, message: "internal error in the process that owns the data directory" };
+  return {
+    code: ErrorCode.INTERNAL,
+    message: "internal error in the process that owns the data directory",
+  };
 }
 
 export function fromWireError(error: WireError): HindsightError {

@@ -4,8 +4,8 @@
  */
 import { rm } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
-import type { Logger } from "../core/ports.js";
 import { MEMORY_OPERATIONS, type MemoryApi } from "../core/memory-api.js";
+import type { Logger } from "../core/ports.js";
 import {
   encodeMessage,
   lineReader,
@@ -33,7 +33,11 @@ function isRequest(message: unknown): message is Request {
   );
 }
 
-export async function serveMemory(socketPath: string, memory: MemoryApi, logger: Logger): Promise<RpcServer> {
+export async function serveMemory(
+  socketPath: string,
+  memory: MemoryApi,
+  logger: Logger,
+): Promise<RpcServer> {
   const sockets = new Set<Socket>();
   const inFlight = new Set<Promise<unknown>>();
 
@@ -67,7 +71,10 @@ export async function serveMemory(socketPath: string, memory: MemoryApi, logger:
     socket.on("close", () => sockets.delete(socket));
     socket.on("error", () => socket.destroy());
     socket.write(encodeMessage({ hindsight: PROTOCOL_VERSION, pid: process.pid }));
-    socket.on("data", lineReader((line) => handle(socket, line)));
+    socket.on(
+      "data",
+      lineReader((line) => handle(socket, line)),
+    );
   });
   server.unref();
   // Only the lock holder gets here, so a socket file left behind is stale.

@@ -72,7 +72,9 @@ export class SharedEmbeddedMemory implements MemoryApi {
       if (lock) return this.becomeOwner(lock, socketPath);
       const client = await RpcMemory.connect(socketPath).catch(() => undefined);
       if (client) {
-        logger.info(`data directory ${dataDir} is open in process ${client.owner.pid}; forwarding to it`);
+        logger.info(
+          `data directory ${dataDir} is open in process ${client.owner.pid}; forwarding to it`,
+        );
         return { api: client, role: "client", close: () => client.close() };
       }
       // The owner holds the lock but is not serving yet (still opening), or just left.
@@ -120,7 +122,8 @@ export class SharedEmbeddedMemory implements MemoryApi {
       try {
         return await fn(backend.api);
       } catch (error) {
-        if (!(error instanceof OwnerGoneError) || attempt >= MAX_FAILOVERS || this.closing) throw error;
+        if (!(error instanceof OwnerGoneError) || attempt >= MAX_FAILOVERS || this.closing)
+          throw error;
         this.options.logger.info("the process owning the data directory exited; reconnecting");
         this.backend = this.connect();
       }

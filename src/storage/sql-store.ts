@@ -12,19 +12,17 @@ import type {
   NewSemantic,
   StoredMemory,
 } from "../core/ports.js";
-import type { ForgetResult, LayerCounts, MemoryLayer } from "../core/types.js";
+import type {
+  EpisodicMemory,
+  ForgetResult,
+  LayerCounts,
+  MemoryLayer,
+  SemanticMemory,
+} from "../core/types.js";
 import { findCandidates } from "./candidates.js";
 import { type SqlDriver, type SqlExecutor, toVectorLiteral } from "./executor.js";
 import { migrate } from "./migrate.js";
-import {
-  COLUMNS,
-  type EpisodicRow,
-  type SemanticRow,
-  TABLE,
-  toEpisodic,
-  toSemantic,
-  USAGE_TABLE,
-} from "./rows.js";
+import { COLUMNS, TABLE, toStored, USAGE_TABLE } from "./rows.js";
 import { type CorpusSize, needsAnalyze, termsOf, updateCorpus } from "./search-index.js";
 
 /** Rows per INSERT statement: well under PostgreSQL's 65 535 bind parameters. */
@@ -199,17 +197,12 @@ export class SqlMemoryStore implements MemoryStore {
   getMany(layer: MemoryLayer, ids: readonly string[]): Promise<StoredMemory[]> {
     if (ids.length === 0) return Promise.resolve([]);
     return this.guard("reading memories", async () => {
-      const rows = await this.driver.query<EpisodicRow | SemanticRow>(
+      const rows = await this.driver.query<EpisodicMemory | SemanticMemory>(
         `SELECT ${COLUMNS[layer]} FROM ${TABLE[layer]} m
          LEFT JOIN ${USAGE_TABLE[layer]} u ON u.id = m.id WHERE m.id = ANY($1::uuid[])`,
         [ids],
       );
-      return rows.map(
-        (row): StoredMemory =>
-          layer === "episodic"
-            ? { layer, ...toEpisodic(row as EpisodicRow) }
-            : { layer, ...toSemantic(row as SemanticRow) },
-      );
+      return rows.map((row) => toStored(layer, row));
     });
   }
 
