@@ -123,27 +123,40 @@ export const StoreSemanticInput = z.strictObject({
 });
 export type StoreSemanticInput = z.infer<typeof StoreSemanticInput>;
 
-export const RecallInput = z.strictObject({
-  query_text: text(LIMITS.queryChars).describe(
-    "Natural-language description of the current task or question.",
-  ),
-  memory_layer: z
-    .enum([...LAYERS, "all"])
-    .default("episodic")
-    .describe("episodic: past task records; semantic: rules and facts; all: both."),
-  task_type_filter: optionalText(LIMITS.taskTypeChars).describe("Only memories of this task type."),
-  top_k: z.number().int().min(1).max(LIMITS.topK).default(5).describe("How many results, 1..20."),
-  time_range: TimeRangeText.optional(),
-  user_id: optionalText(LIMITS.scopeChars).describe("Only memories of this user."),
-  agent_id: optionalText(LIMITS.scopeChars).describe("Only memories of this agent."),
-  include_archived: z.boolean().default(false).describe("Also search archived (cold) memories."),
-  min_score: z
-    .number()
-    .min(0)
-    .max(1)
-    .optional()
-    .describe("Score floor: nothing below it is returned; defaults to the configured floor."),
-});
+/** The recall schema with another top_k ceiling (library-only, for evaluations). */
+export function recallInputSchema(maxTopK: number) {
+  return z.strictObject({
+    query_text: text(LIMITS.queryChars).describe(
+      "Natural-language description of the current task or question.",
+    ),
+    memory_layer: z
+      .enum([...LAYERS, "all"])
+      .default("episodic")
+      .describe("episodic: past task records; semantic: rules and facts; all: both."),
+    task_type_filter: optionalText(LIMITS.taskTypeChars).describe(
+      "Only memories of this task type.",
+    ),
+    top_k: z
+      .number()
+      .int()
+      .min(1)
+      .max(maxTopK)
+      .default(5)
+      .describe(`How many results, 1..${maxTopK}.`),
+    time_range: TimeRangeText.optional(),
+    user_id: optionalText(LIMITS.scopeChars).describe("Only memories of this user."),
+    agent_id: optionalText(LIMITS.scopeChars).describe("Only memories of this agent."),
+    include_archived: z.boolean().default(false).describe("Also search archived (cold) memories."),
+    min_score: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("Score floor: nothing below it is returned; defaults to the configured floor."),
+  });
+}
+
+export const RecallInput = recallInputSchema(LIMITS.topK);
 export type RecallInput = z.input<typeof RecallInput>;
 
 export const ForgetInput = z.strictObject({

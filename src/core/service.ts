@@ -20,6 +20,7 @@ import {
   ForgetInput,
   LIMITS,
   RecallInput,
+  recallInputSchema,
   StoreEpisodicInput,
   StoreSemanticInput,
   SummarizeInput,
@@ -39,6 +40,12 @@ export interface MemoryServiceOptions {
   /** Nearest neighbours and keyword hits fetched per layer before ranking. */
   candidateLimit: number;
   tokens: TokenCounter;
+}
+
+/** Library-only recall options, not part of any wire format. */
+export interface RecallOptions {
+  /** Allows top_k above the public limit of 20 (evaluations measure recall@25 and more). */
+  maxTopK?: number;
 }
 
 export interface RecallResponse {
@@ -152,8 +159,9 @@ export class MemoryService implements MemoryApi {
   }
 
   /** Finds the memories most relevant to a query, best first, none below the score floor. */
-  async recall(input: unknown): Promise<RecallResponse> {
-    const request = validate(RecallInput, input);
+  async recall(input: unknown, options: RecallOptions = {}): Promise<RecallResponse> {
+    const schema = options.maxTopK === undefined ? RecallInput : recallInputSchema(options.maxTopK);
+    const request = validate(schema, input);
     const range = request.time_range ? parseTimeRange(request.time_range) : {};
     if (typeof range === "string") throw invalidInput("time_range", range);
     const layers: MemoryLayer[] =
