@@ -1,0 +1,592 @@
+/**
+ * The container deployment, checked without a Docker engine: docker-compose.yml against the
+ * Compose Specification's JSON schema and against what users rely on (service names, health,
+ * a loopback-only port, named volumes), the Dockerfile against CI's build commands, and the
+ * .dockerignore allow-list against the files the Dockerfile copies.
+ *
+ * test/fixtures/compose-spec.json is the official Compose Specification schema
+ * (github.com/compose-spec/compose-spec, schema/compose-spec.json; Apache-2.0, "Copyright 2020
+ * The Compose Specification Authors"), taken from the npm package dclint@3.1.0
+ * (schemas/compose.schema.json) and reformatted by Biome; see test/fixtures/README.md.
+ */
+import { createHash } from "node:crypto";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Ajv, type AnySchemaObject } from "ajv";
+import { describe, expect, it } from "vitest";
+import { parseDocument } from "yaml";
+import { configFromEnv } from "../src/config/env.js";
+import { HindsightConfig } from "../src/config/schema.js";
+
+const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
+
+type Env = Record<string, string | undefined>;
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+
+// ---------------------------------------------------------------------------------------------
+// docker-compose.yml
+
+/** Compose interpolation: $$, $VAR, ${VAR}, ${VAR:-default}, ${VAR-default}, :? ? :+ +. */
+function interpolate(value: string, env: Env): string {
+  return value.replace(
+    /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?)([-?+])([^}]*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
+    (match, braced?: string, colon?: string, op?: string, arg = "", bare?: string) => {
+      if (match === "$$") return "$";
+      const name = (braced ?? bare) as string;
+      const current = env[name];
+      const unset = current === undefined || (colon === ":" && current === "");
+      if (op === "-") return unset ? arg : (current as string);
+      if (op === "+") return unset ? "" : arg;
+      if (op === "?" && unset) throw new Error(`required variable ${name}: ${arg}`);
+      return current ?? "";
+    },
+  );
+}
+
+function interpolateAll(value: Json, env: Env): Json {
+  if (typeof value === "string") return interpolate(value, env);
+  if (Array.isArray(value)) return value.map((item) => interpolateAll(item, env));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interpolateAll(v, env)]));
+  }
+  return value;
+}
+
+interface Healthcheck {
+  test: string[] | string;
+  interval?: string;
+  timeout?: string;
+  retries?: number;
+  start_period?: string;
+}
+interface Service {
+  image?: string;
+  build?: string | { context: string; args?: Record<string, string> };
+  command?: string[] | string;
+  environment?: Record<string, string>;
+  ports?: string[];
+  volumes?: string[];
+  depends_on?: Record<string, { condition: string }>;
+  healthcheck?: Healthcheck;
+  restart?: string;
+}
+interface Compose {
+  name: string;
+  services: Record<string, Service>;
+  volumes?: Record<string, unknown>;
+}
+
+const COMPOSE_TEXT = read("docker-compose.yml");
+
+function loadComposeRaw(): Json {
+  const doc = parseDocument(COMPOSE_TEXT, { prettyErrors: true, uniqueKeys: true });
+  expect(doc.errors, String(doc.errors)).toEqual([]);
+  expect(doc.warnings, String(doc.warnings)).toEqual([]);
+  return doc.toJS() as Json;
+}
+
+/** The file as Compose sees it with the given environment (nothing set by default). */
+function loadCompose(env: Env = {}): Compose {
+  return interpolateAll(loadComposeRaw(), env) as unknown as Compose;
+}
+
+function service(compose: Compose, name: string): Service {
+  const found = compose.services[name];
+  if (!found) throw new Error(`docker-compose.yml has no service '${name}'`);
+  return found;
+}
+
+/** Short volume syntax: `source:target[:mode]`; a source without '/' or '.' is a named volume. */
+function mounts(svc: Service): { source: string; target: string; named: boolean }[] {
+  return (svc.volumes ?? []).map((spec) => {
+    const [source = "", target = ""] = spec.split(":");
+    return { source, target, named: !/^[./~]/.test(source) };
+  });
+}
+
+function testArgs(check: Healthcheck | undefined): string[] {
+  if (!check) throw new Error("no healthcheck");
+  return typeof check.test === "string" ? ["CMD-SHELL", check.test] : check.test;
+}
+
+const COMPOSE_SCHEMA = JSON.parse(read("test/fixtures/compose-spec.json")) as AnySchemaObject;
+/** sha256 of JSON.stringify(JSON.parse(file)): the vendored file is unchanged JSON. */
+const COMPOSE_SCHEMA_SHA256 = "b2dc5daa8ce86f3b6a82dfe17afa0b5428b21d51a18bfb6e1ef304cf88e933ae";
+
+function composeValidator() {
+  // The schema declares draft-07 (as https://json-schema.org/draft-07/schema), which is what
+  // Ajv's default class implements; register draft-07's meta-schema under that spelling too.
+  const require = createRequire(import.meta.url);
+  const draft07 = JSON.parse(
+    readFileSync(require.resolve("ajv/dist/refs/json-schema-draft-07.json"), "utf8"),
+  ) as AnySchemaObject;
+  const ajv = new Ajv({ allErrors: true, strict: true, strictTypes: false });
+  ajv.addMetaSchema({ ...draft07, $id: COMPOSE_SCHEMA.$schema as string });
+  expect(ajv.validateSchema(COMPOSE_SCHEMA), ajv.errorsText()).toBe(true);
+  return ajv.compile(COMPOSE_SCHEMA);
+}
+
+describe("docker-compose.yml", () => {
+  it("is plain YAML with the project name hindsight and no variable left unresolved", () => {
+    const compose = loadCompose();
+    expect(compose.name).toBe("hindsight");
+    expect(JSON.stringify(compose)).not.toMatch(/\$\{?[A-Za-z_]/);
+    expect(Object.keys(compose.services).sort()).toEqual(["hindsight", "postgres", "redis"]);
+  });
+
+  it("the vendored schema is the official Compose Specification, draft-07", () => {
+    const canonical = JSON.stringify(COMPOSE_SCHEMA);
+    expect(createHash("sha256").update(canonical).digest("hex")).toBe(COMPOSE_SCHEMA_SHA256);
+    expect(COMPOSE_SCHEMA.$id).toBe("compose_spec.json");
+    expect(COMPOSE_SCHEMA.title).toBe("Compose Specification");
+    // Ajv's default class is draft-07; a 2019-09 or 2020-12 schema would need Ajv2019/Ajv2020.
+    expect(COMPOSE_SCHEMA.$schema).toMatch(/json-schema\.org\/draft-07\/schema#?$/);
+  });
+
+  it("validates against the Compose Specification schema, before and after interpolation", () => {
+    const validate = composeValidator();
+    for (const document of [
+      loadComposeRaw(),
+      loadCompose() as unknown as Json,
+      loadCompose({ HINDSIGHT_PORT: "18080", HINDSIGHT_API_KEY: "k" }) as unknown as Json,
+    ]) {
+      const valid = validate(document);
+      expect(valid, JSON.stringify(validate.errors, null, 2)).toBe(true);
+    }
+  });
+
+  it("the schema check is live: a misspelt key or a bad condition is rejected", () => {
+    const validate = composeValidator();
+    const misspelt = loadCompose() as unknown as { services: Record<string, Json> };
+    misspelt.services.hindsight = { ...(misspelt.services.hindsight as object), helthcheck: {} };
+    expect(validate(misspelt)).toBe(false);
+    const badCondition = loadCompose();
+    service(badCondition, "hindsight").depends_on = { postgres: { condition: "healthy" } };
+    expect(validate(badCondition)).toBe(false);
+  });
+
+  it("uses the seed design's images, and builds hindsight from this repository", () => {
+    const compose = loadCompose();
+    expect(service(compose, "postgres").image).toBe("pgvector/pgvector:pg16");
+    expect(service(compose, "redis").image).toBe("redis:7-alpine");
+    const { build } = service(compose, "hindsight");
+    expect(typeof build === "string" ? build : build?.context).toBe(".");
+  });
+
+  it("DATABASE_URL and REDIS_URL name services (not localhost) and match their settings", () => {
+    const envs: Env[] = [{}, { POSTGRES_PASSWORD: "s3cret" }];
+    for (const env of envs) {
+      const compose = loadCompose(env);
+      const vars = service(compose, "hindsight").environment ?? {};
+      const postgres = service(compose, "postgres").environment ?? {};
+      expect(JSON.stringify(vars)).not.toMatch(/localhost|127\.0\.0\.1|::1/);
+
+      const db = new URL(vars.DATABASE_URL ?? "");
+      expect(db.protocol).toBe("postgres:");
+      expect(Object.keys(compose.services)).toContain(db.hostname);
+      expect(db.hostname).toBe("postgres");
+      expect(db.port).toBe("5432");
+      expect(decodeURIComponent(db.username)).toBe(postgres.POSTGRES_USER);
+      expect(decodeURIComponent(db.password)).toBe(postgres.POSTGRES_PASSWORD);
+      expect(db.pathname).toBe(`/${postgres.POSTGRES_DB}`);
+      if (env.POSTGRES_PASSWORD) expect(postgres.POSTGRES_PASSWORD).toBe(env.POSTGRES_PASSWORD);
+
+      const redis = new URL(vars.REDIS_URL ?? "");
+      expect(redis.protocol).toBe("redis:");
+      expect(Object.keys(compose.services)).toContain(redis.hostname);
+      expect(redis.hostname).toBe("redis");
+      expect(redis.port).toBe("6379");
+    }
+  });
+
+  it("hindsight's environment is accepted by hindsight's own configuration", () => {
+    const vars = service(loadCompose(), "hindsight").environment ?? {};
+    const config = HindsightConfig.parse(configFromEnv(vars));
+    expect(config.databaseUrl).toBe(vars.DATABASE_URL);
+    expect(config.embedder.kind).toBe("hash");
+    const openai = service(loadCompose({ HINDSIGHT_EMBEDDER: "openai" }), "hindsight");
+    expect(HindsightConfig.parse(configFromEnv(openai.environment ?? {})).embedder.kind).toBe(
+      "openai",
+    );
+  });
+
+  it("HINDSIGHT_API_KEY comes from the environment, empty by default", () => {
+    expect(COMPOSE_TEXT).toMatch(/HINDSIGHT_API_KEY: \$\{HINDSIGHT_API_KEY:-\}/);
+    expect(service(loadCompose(), "hindsight").environment?.HINDSIGHT_API_KEY).toBe("");
+    const keyed = loadCompose({ HINDSIGHT_API_KEY: "k-123" });
+    expect(service(keyed, "hindsight").environment?.HINDSIGHT_API_KEY).toBe("k-123");
+  });
+
+  it("other containers may call hindsight by its service name (serve's Host check)", () => {
+    const vars = service(loadCompose(), "hindsight").environment ?? {};
+    expect(vars.HINDSIGHT_ALLOWED_HOSTS?.split(",")).toContain("hindsight");
+    expect(vars.HINDSIGHT_ALLOWED_ORIGINS).toBe("");
+    const proxied = loadCompose({ HINDSIGHT_ALLOWED_HOSTS: "hindsight,memory.example.com" });
+    expect(service(proxied, "hindsight").environment?.HINDSIGHT_ALLOWED_HOSTS).toBe(
+      "hindsight,memory.example.com",
+    );
+  });
+
+  it("every depends_on waits for a healthy service that exists and has a healthcheck", () => {
+    const compose = loadCompose();
+    expect(Object.keys(service(compose, "hindsight").depends_on ?? {}).sort()).toEqual([
+      "postgres",
+      "redis",
+    ]);
+    for (const svc of Object.values(compose.services)) {
+      for (const [name, dependency] of Object.entries(svc.depends_on ?? {})) {
+        expect(dependency.condition).toBe("service_healthy");
+        expect(service(compose, name).healthcheck).toBeDefined();
+      }
+    }
+  });
+
+  it("publishes hindsight on 127.0.0.1 only by default; HINDSIGHT_PORT moves the host port", () => {
+    expect(service(loadCompose(), "hindsight").ports).toEqual(["127.0.0.1:8080:8080"]);
+    expect(service(loadCompose({ HINDSIGHT_PORT: "18080" }), "hindsight").ports).toEqual([
+      "127.0.0.1:18080:8080",
+    ]);
+    expect(service(loadCompose(), "postgres").ports).toBeUndefined();
+    expect(service(loadCompose(), "redis").ports).toBeUndefined();
+  });
+
+  it("keeps data in declared named volumes at each image's data directory", () => {
+    const compose = loadCompose();
+    const declared = Object.keys(compose.volumes ?? {});
+    for (const svc of Object.values(compose.services)) {
+      for (const mount of mounts(svc)) {
+        expect(mount.named, `${mount.source} is a bind mount`).toBe(true);
+        expect(declared).toContain(mount.source);
+      }
+    }
+    const targets = (name: string) => mounts(service(compose, name)).map((m) => m.target);
+    expect(targets("postgres")).toEqual(["/var/lib/postgresql/data"]);
+    expect(targets("redis")).toEqual(["/data"]);
+    expect(targets("hindsight")).toEqual([dockerfileEnv(finalStage()).HINDSIGHT_DATA_DIR]);
+  });
+
+  it("every service has a healthcheck and a restart policy", () => {
+    const compose = loadCompose();
+    for (const [name, svc] of Object.entries(compose.services)) {
+      expect(testArgs(svc.healthcheck).length, name).toBeGreaterThan(1);
+      expect(["CMD", "CMD-SHELL"]).toContain(testArgs(svc.healthcheck)[0]);
+      expect(svc.restart, name).toBe("unless-stopped");
+    }
+  });
+
+  it("postgres is probed with pg_isready for its own user and database", () => {
+    const postgres = service(loadCompose(), "postgres");
+    const args = testArgs(postgres.healthcheck);
+    expect(args.slice(0, 2)).toEqual(["CMD", "pg_isready"]);
+    expect(args[args.indexOf("-U") + 1]).toBe(postgres.environment?.POSTGRES_USER);
+    expect(args[args.indexOf("-d") + 1]).toBe(postgres.environment?.POSTGRES_DB);
+  });
+
+  it("redis persists with AOF and is probed with redis-cli ping", () => {
+    const redis = service(loadCompose(), "redis");
+    expect(redis.command).toEqual(["redis-server", "--appendonly", "yes"]);
+    expect(testArgs(redis.healthcheck).join(" ")).toMatch(/redis-cli ping/);
+  });
+
+  it("hindsight's healthcheck is the image's: GET /health with node's fetch", () => {
+    const args = testArgs(service(loadCompose(), "hindsight").healthcheck);
+    expect(args).toEqual(healthcheckCommand());
+    expect(args.join(" ")).toContain("http://127.0.0.1:8080/health");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Dockerfile
+
+interface Instruction {
+  keyword: string;
+  args: string;
+  line: number;
+}
+interface Stage {
+  image: string;
+  name: string | undefined;
+  instructions: Instruction[];
+}
+
+/** Enough of the Dockerfile grammar for this file: comments, `\` continuations, stages. */
+function parseDockerfile(text: string): { globalArgs: Record<string, string>; stages: Stage[] } {
+  const instructions: Instruction[] = [];
+  let pending = "";
+  let start = 0;
+  text.split("\n").forEach((raw, index) => {
+    const line = raw.trim();
+    if (line.startsWith("#") || (line === "" && pending === "")) return;
+    if (pending === "") start = index + 1;
+    if (line.endsWith("\\")) {
+      pending += `${line.slice(0, -1)} `;
+      return;
+    }
+    const full = `${pending}${line}`.trim();
+    pending = "";
+    const match = /^(\S+)\s*(.*)$/s.exec(full);
+    if (match)
+      instructions.push({ keyword: match[1]!.toUpperCase(), args: match[2]!, line: start });
+  });
+  expect(pending, "unterminated continuation").toBe("");
+
+  const globalArgs: Record<string, string> = {};
+  const stages: Stage[] = [];
+  for (const instruction of instructions) {
+    if (instruction.keyword === "FROM") {
+      const words = instruction.args.split(/\s+/).filter((w) => !w.startsWith("--"));
+      const image = (words[0] ?? "").replace(/\$\{(\w+)\}|\$(\w+)/g, (_, a, b) => {
+        const value = globalArgs[a ?? b];
+        if (value === undefined) throw new Error(`FROM uses undeclared ARG ${a ?? b}`);
+        return value;
+      });
+      const as = words.findIndex((w) => w.toUpperCase() === "AS");
+      stages.push({ image, name: as === -1 ? undefined : words[as + 1], instructions: [] });
+    } else if (stages.length === 0) {
+      expect(instruction.keyword, "only ARG may precede FROM").toBe("ARG");
+      const [name = "", value = ""] = instruction.args.split("=");
+      globalArgs[name] = value;
+    } else {
+      stages.at(-1)!.instructions.push(instruction);
+    }
+  }
+  return { globalArgs, stages };
+}
+
+const DOCKERFILE = parseDockerfile(read("Dockerfile"));
+
+function stageNamed(name: string): Stage {
+  const found = DOCKERFILE.stages.find((s) => s.name === name);
+  if (!found) throw new Error(`Dockerfile has no stage '${name}'`);
+  return found;
+}
+function finalStage(): Stage {
+  return DOCKERFILE.stages.at(-1)!;
+}
+function all(stage: Stage, keyword: string): Instruction[] {
+  return stage.instructions.filter((i) => i.keyword === keyword);
+}
+/** RUN's shell command, without BuildKit flags such as --mount=type=cache,target=... */
+function runCommand(instruction: Instruction): string {
+  return instruction.args.replace(/^(--\S+\s+)+/, "").replace(/\s+/g, " ");
+}
+function execForm(args: string): string[] {
+  expect(args.trim().startsWith("["), `not exec form: ${args}`).toBe(true);
+  return JSON.parse(args) as string[];
+}
+function dockerfileEnv(stage: Stage): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const { args } of all(stage, "ENV")) {
+    for (const [, name, value] of args.matchAll(/(\w+)=("[^"]*"|\S+)/g)) {
+      env[name!] = value!.replace(/^"|"$/g, "");
+    }
+  }
+  return env;
+}
+function healthcheckCommand(): string[] {
+  const [check] = all(finalStage(), "HEALTHCHECK");
+  if (!check) throw new Error("the final stage has no HEALTHCHECK");
+  const cmd = /(?:^|\s)CMD\s+(.*)$/s.exec(check.args);
+  expect(cmd, "HEALTHCHECK CMD").not.toBeNull();
+  return ["CMD", ...execForm(cmd![1]!)];
+}
+/** Sources of COPY instructions that read the build context (not --from another stage). */
+function contextCopies(stage: Stage): string[] {
+  return all(stage, "COPY")
+    .filter((i) => !/--from=/.test(i.args))
+    .flatMap((i) => {
+      const words = i.args.split(/\s+/).filter((w) => !w.startsWith("--"));
+      return words.slice(0, -1);
+    });
+}
+/** Index of the first instruction whose text matches. */
+function indexOf(stage: Stage, keyword: string, pattern: RegExp): number {
+  return stage.instructions.findIndex((i) => i.keyword === keyword && pattern.test(i.args));
+}
+
+describe("Dockerfile", () => {
+  const pkg = JSON.parse(read("package.json")) as {
+    scripts: Record<string, string>;
+    optionalDependencies?: Record<string, string>;
+  };
+  const ciRun = read(".ci/run");
+  const ciInstall = /^\s*(npm ci\b.*)$/m.exec(ciRun)?.[1]?.trim();
+
+  it("is multi-stage on node:20-bookworm-slim: build, then runtime", () => {
+    expect(DOCKERFILE.stages.map((s) => s.name)).toEqual(["build", "runtime"]);
+    for (const stage of DOCKERFILE.stages) expect(stage.image).toBe("node:20-bookworm-slim");
+  });
+
+  it("builds with the commands CI runs: .ci/run's npm ci, then npm run build", () => {
+    // CI: .ci/run runs `npm ci …` then `npm test`, whose pretest is `npm run build`.
+    expect(ciInstall).toBe("npm ci --no-audit --no-fund");
+    expect(ciRun).toMatch(/^\s*npm test\s*$/m);
+    expect(pkg.scripts.pretest).toBe("npm run build");
+    expect(pkg.scripts.build).toBe("tsc -p tsconfig.build.json");
+
+    const build = stageNamed("build");
+    const runs = all(build, "RUN").map(runCommand);
+    expect(runs).toEqual([ciInstall, "npm run build"]);
+    // The lockfile and .npmrc (onnxruntime's skip) are in place before npm ci; sources before tsc.
+    const install = indexOf(build, "RUN", /npm ci/);
+    expect(indexOf(build, "COPY", /package-lock\.json/)).toBeLessThan(install);
+    expect(indexOf(build, "COPY", /\.npmrc/)).toBeLessThan(install);
+    expect(indexOf(build, "COPY", /^src\s/)).toBeGreaterThan(install);
+    expect(indexOf(build, "COPY", /tsconfig\.build\.json/)).toBeLessThan(
+      indexOf(build, "RUN", /npm run build/),
+    );
+  });
+
+  it("skips onnxruntime's GPU download wherever npm ci runs", () => {
+    expect(read(".npmrc")).toMatch(/^onnxruntime-node-install=skip$/m);
+    for (const stage of DOCKERFILE.stages) {
+      expect(dockerfileEnv(stage).ONNXRUNTIME_NODE_INSTALL).toBe("skip");
+      expect(contextCopies(stage)).toContain(".npmrc");
+    }
+  });
+
+  it("the runtime stage installs production dependencies only, optional ones on request", () => {
+    const runtime = finalStage();
+    const install = all(runtime, "RUN")
+      .map(runCommand)
+      .find((c) => c.includes("npm ci"));
+    expect(install).toBeDefined();
+    expect(install).toMatch(/npm ci --omit=dev --omit=optional/);
+    expect(install).toMatch(/WITH_LOCAL_EMBEDDER" = "true" \]; then npm ci --omit=dev /);
+    expect(all(runtime, "ARG").map((i) => i.args)).toContain("WITH_LOCAL_EMBEDDER=false");
+    // --omit=optional drops only the local embedder's runtime; revisit if this list grows.
+    expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual(["@huggingface/transformers"]);
+    expect(all(runtime, "COPY").map((i) => i.args)).toContain("--from=build /app/dist ./dist");
+    expect(all(runtime, "COPY").some((i) => /\bsrc\b/.test(i.args))).toBe(false);
+  });
+
+  it("runs as a non-root user", () => {
+    const users = all(finalStage(), "USER");
+    expect(users.length).toBeGreaterThan(0);
+    const user = users.at(-1)!.args.trim();
+    expect(user.split(":")[0]).not.toMatch(/^(root|0)$/);
+    // Nothing runs as root after the switch.
+    const last = finalStage().instructions.lastIndexOf(users.at(-1)!);
+    expect(
+      finalStage()
+        .instructions.slice(last)
+        .some((i) => i.keyword === "RUN"),
+    ).toBe(false);
+  });
+
+  it("keeps the embedded store in the /data volume and exposes 8080", () => {
+    const runtime = finalStage();
+    expect(dockerfileEnv(runtime).HINDSIGHT_DATA_DIR).toBe("/data");
+    expect(all(runtime, "VOLUME").map((i) => i.args)).toEqual(['["/data"]']);
+    expect(all(runtime, "EXPOSE").map((i) => i.args)).toEqual(["8080"]);
+  });
+
+  it("checks health with node's fetch against /health (no curl in slim images)", () => {
+    const args = healthcheckCommand();
+    expect(args.slice(0, 3)).toEqual(["CMD", "node", "-e"]);
+    expect(args[3]).toMatch(/fetch\('http:\/\/127\.0\.0\.1:8080\/health'/);
+    expect(args.join(" ")).not.toMatch(/\b(curl|wget)\b/);
+  });
+
+  it("starts `serve` on 0.0.0.0:8080 under tini", () => {
+    const runtime = finalStage();
+    expect(execForm(all(runtime, "ENTRYPOINT").at(-1)!.args)).toEqual(["/usr/bin/tini", "--"]);
+    expect(execForm(all(runtime, "CMD").at(-1)!.args)).toEqual([
+      "node",
+      "dist/cli/main.js",
+      "serve",
+      "--host",
+      "0.0.0.0",
+      "--port",
+      "8080",
+    ]);
+    expect(all(runtime, "RUN").some((i) => /apt-get install .*\btini\b/.test(runCommand(i)))).toBe(
+      true,
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// .dockerignore
+
+/** Docker's .dockerignore rules: the last matching pattern wins; a match on a parent counts. */
+function dockerignore(text: string): (path: string) => boolean {
+  const rules = text
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !line.startsWith("#"))
+    .map((line) => {
+      const negate = line.startsWith("!");
+      const pattern = (negate ? line.slice(1) : line).replace(/^\/+|\/+$/g, "");
+      const source = pattern
+        .split(/(\*\*\/|\/\*\*$|\*\*|\*|\?)/)
+        .map((part) => {
+          if (part === "**/") return "(?:.*/)?";
+          if (part === "/**") return "(?:/.*)?";
+          if (part === "**") return ".*";
+          if (part === "*") return "[^/]*";
+          if (part === "?") return "[^/]";
+          return part.replace(/[.+^${}()|[\]\\]/g, "\\$&");
+        })
+        .join("");
+      return { negate, regex: new RegExp(`^${source}$`) };
+    });
+  return (path: string) => {
+    const parts = path.split("/");
+    const candidates = parts.map((_, i) => parts.slice(0, i + 1).join("/"));
+    let excluded = false;
+    for (const rule of rules) {
+      if (candidates.some((candidate) => rule.regex.test(candidate))) excluded = !rule.negate;
+    }
+    return excluded;
+  };
+}
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((entry) => {
+    const path = join(dir, entry);
+    return statSync(join(ROOT, path)).isDirectory() ? filesUnder(path) : [path];
+  });
+}
+
+describe(".dockerignore", () => {
+  const excluded = dockerignore(read(".dockerignore"));
+
+  it("sends every file the Dockerfile copies, and the non-test sources", () => {
+    const copied = [...new Set(DOCKERFILE.stages.flatMap(contextCopies))];
+    expect(copied.sort()).toEqual([
+      ".npmrc",
+      "package-lock.json",
+      "package.json",
+      "src",
+      "tsconfig.build.json",
+      "tsconfig.json",
+    ]);
+    for (const source of copied) {
+      expect(statSync(join(ROOT, source)), source).toBeTruthy();
+      expect(excluded(source), source).toBe(false);
+    }
+    const sources = filesUnder("src");
+    expect(sources.length).toBeGreaterThan(0);
+    for (const file of sources) expect(excluded(file), file).toBe(file.endsWith(".test.ts"));
+  });
+
+  it("keeps local data, secrets, dependencies and build output out of the context", () => {
+    for (const path of [
+      "node_modules/pg/package.json",
+      "dist/cli/main.js",
+      ".git/HEAD",
+      ".env",
+      ".cache/models/all-minilm-l6-v2-int8/config.json",
+      ".hindsight/data/PG_VERSION",
+      "test/cli.test.ts",
+      "docker-compose.yml",
+      "src/core/bm25.test.ts",
+    ]) {
+      expect(excluded(path), path).toBe(true);
+    }
+  });
+});
