@@ -21,6 +21,11 @@ export async function openService(
 ): Promise<MemoryService> {
   const { logger } = deps;
   const embedder = deps.embedder ?? (await createEmbedder(config.embedder, logger));
+  if (!deps.embedder && config.embedder.kind === "local") {
+    // The model loads lazily; load it now so a missing package or broken model directory
+    // fails at start-up, not on a server's first request.
+    await embedder.embed(["warm-up"]);
+  }
   const store = await openStore(config, logger);
   const service = new MemoryService({
     store,
