@@ -5,5 +5,6 @@ import type { TokenCounter } from "./core/summarize.js";
 export const cl100k: TokenCounter = {
   count: (text) => countTokens(text),
   // A cut inside a multi-byte character decodes to U+FFFD; drop it.
-  truncate: (text, tokens) => decode(encode(text).slice(0, Math.max(0, tokens))).replace(/\uFFFD+$/u, ""),
+  truncate: (text, tokens) =>
+    decode(encode(text).slice(0, Math.max(0, tokens))).replace(/\uFFFD+$/u, ""),
 };

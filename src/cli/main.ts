@@ -4,8 +4,10 @@
  */
 import { Command, CommanderError } from "commander";
 import { registerForget } from "./commands/forget.js";
+import { registerMcp } from "./commands/mcp.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerRecall } from "./commands/recall.js";
+import { registerServe } from "./commands/serve.js";
 import { registerStats } from "./commands/stats.js";
 import { registerStore } from "./commands/store.js";
 import { registerStoreFact } from "./commands/store-fact.js";
@@ -29,6 +31,8 @@ for (const register of [
   registerForget,
   registerStats,
   registerMigrate,
+  registerMcp,
+  registerServe,
 ]) {
   register(program);
 }

@@ -101,7 +101,9 @@ function serialiseLoads<T>(fn: () => Promise<T>): Promise<T> {
  */
 async function readPooling(modelDir: string): Promise<"mean" | "cls"> {
   try {
-    const config = JSON.parse(await readFile(path.join(modelDir, "1_Pooling", "config.json"), "utf8")) as {
+    const config = JSON.parse(
+      await readFile(path.join(modelDir, "1_Pooling", "config.json"), "utf8"),
+    ) as {
       pooling_mode_cls_token?: boolean;
     };
     return config.pooling_mode_cls_token ? "cls" : "mean";

@@ -14,7 +14,9 @@ for await (const line of createInterface({ input: process.stdin })) {
     const result = op === "role" ? await memory.role() : await memory[op](...args);
     process.stdout.write(`${JSON.stringify({ ok: true, result })}\n`);
   } catch (error) {
-    process.stdout.write(`${JSON.stringify({ ok: false, error: { code: error.code, message: error.message } })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ ok: false, error: { code: error.code, message: error.message } })}\n`,
+    );
   }
 }
 await memory.close();

@@ -1,0 +1,108 @@
+/**
+ * `hindsight serve`: the REST API and MCP (Streamable HTTP) on one port, until SIGINT/SIGTERM.
+ */
+import type { Command } from "commander";
+import { type LogLevel, stderrLogger } from "../../adapters.js";
+import { ErrorCode, HindsightError, invalidInput } from "../../core/errors.js";
+import { createHttpApp } from "../../http/app.js";
+import { hostnameOf, LOOPBACK_HOSTS } from "../../http/origin.js";
+import { listen, type RunningServer } from "../../http/server.js";
+import { type GlobalFlags, withHindsight } from "../context.js";
+import { reportError } from "../output.js";
+import { csv } from "../parse.js";
+
+const FLAGS = { port: "--port", host: "--host" };
+
+interface ServeOptions {
+  host: string;
+  port: string;
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value.trim()) || port > 65_535) {
+    throw invalidInput("port", "must be an integer from 0 to 65535 (0: any free port)");
+  }
+  return port;
+}
+
+/** Node's bind errors in words a person can act on. */
+function bindError(error: unknown, host: string, port: number): unknown {
+  const code = (error as NodeJS.ErrnoException).code;
+  const message =
+    code === "EADDRINUSE"
+      ? `port ${port} is already in use; pick another with --port`
+      : code === "EACCES"
+        ? `no permission to listen on port ${port}; pick one above 1023 with --port`
+        : code === "EADDRNOTAVAIL" || code === "ENOTFOUND"
+          ? `cannot listen on host ${host}: no such local address; check --host`
+          : undefined;
+  if (message === undefined) return error;
+  const field = code === "EADDRINUSE" || code === "EACCES" ? "port" : "host";
+  return new HindsightError(ErrorCode.CONFIG_INVALID, message, { field, cause: error });
+}
+
+function nextSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    // Once: a second Ctrl-C during shutdown gets Node's default and ends the process at once.
+    const on = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", on);
+      process.off("SIGTERM", on);
+      resolve(signal);
+    };
+    process.on("SIGINT", on);
+    process.on("SIGTERM", on);
+  });
+}
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description("serve the REST API (/v1) and MCP over Streamable HTTP (/mcp) on one port")
+    .option(
+      "--host <host>",
+      "address to listen on; other than loopback, set HINDSIGHT_API_KEY",
+      "127.0.0.1",
+    )
+    .option("--port <port>", "port to listen on; 0 picks a free one", "8080")
+    .action(async (options: ServeOptions, command: Command) => {
+      let port: number;
+      try {
+        // Before opening the store: a typo should not wait for the database.
+        port = parsePort(options.port);
+      } catch (error) {
+        process.exitCode = reportError(error, {}, FLAGS);
+        return;
+      }
+      await withHindsight(command, {}, FLAGS, async (memory) => {
+        const env = process.env;
+        // withHindsight has already rejected an invalid level, so this one is valid.
+        const flags = command.optsWithGlobals<GlobalFlags>();
+        const logger = stderrLogger(
+          (flags.logLevel ?? env.HINDSIGHT_LOG_LEVEL ?? "info") as LogLevel,
+        );
+        const apiKey = env.HINDSIGHT_API_KEY?.trim() || undefined;
+        const app = createHttpApp(memory, {
+          ...(apiKey === undefined ? {} : { apiKey }),
+          allowedHosts: [options.host, ...(csv(env.HINDSIGHT_ALLOWED_HOSTS) ?? [])],
+          allowedOrigins: csv(env.HINDSIGHT_ALLOWED_ORIGINS) ?? [],
+          logger,
+        });
+        let server: RunningServer;
+        try {
+          server = await listen(app, { host: options.host, port });
+        } catch (error) {
+          throw bindError(error, options.host, port);
+        }
+        if (!apiKey && !(LOOPBACK_HOSTS as readonly string[]).includes(hostnameOf(options.host))) {
+          logger.warn(
+            `listening on ${options.host} without an API key: anyone who can reach this port can read and change memories; set HINDSIGHT_API_KEY`,
+          );
+        }
+        process.stderr.write(`hindsight: listening on ${server.url} (REST /v1, MCP /mcp)\n`);
+        const signal = await nextSignal();
+        process.stderr.write(`hindsight: ${signal}: finishing requests in flight, then stopping\n`);
+        await server.close();
+      });
+    });
+}

@@ -1,0 +1,96 @@
+/**
+ * The HTTP surface: REST under /v1, MCP at /mcp, health, metrics and the OpenAPI document,
+ * all thin translations of MemoryApi calls.
+ */
+import { type Handler, Hono, type MiddlewareHandler } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { stderrLogger } from "../adapters.js";
+import { ErrorCode, HindsightError } from "../core/errors.js";
+import type { MemoryApi } from "../core/memory-api.js";
+import type { Logger } from "../core/ports.js";
+import { createMcpHttpHandler } from "../mcp/http.js";
+import { bearerAuth } from "./auth.js";
+import { errorResponse, handleError } from "./errors.js";
+import { createHttpMetrics, type HttpMetricsOptions } from "./metrics.js";
+import { buildOpenApiDocument } from "./openapi.js";
+import { hostGuard } from "./origin.js";
+import { honoPath, type RouteDeps } from "./route.js";
+import { ROUTES } from "./routes/index.js";
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface HttpAppOptions {
+  /** When set, `/v1/*`, `/mcp` and `/metrics` need `Authorization: Bearer <apiKey>`. */
+  apiKey?: string;
+  /** Host names accepted on `/v1/*` and `/mcp` besides localhost, 127.0.0.1 and [::1]. */
+  allowedHosts?: string[];
+  /** Origins accepted besides those whose host name is allowed. */
+  allowedOrigins?: string[];
+  /** Largest request body accepted; default 1 MiB. */
+  bodyLimitBytes?: number;
+  /** Defaults to errors on stderr: a failure nobody sees is a bug nobody fixes. */
+  logger?: Logger;
+  metrics?: HttpMetricsOptions;
+}
+
+export function createHttpApp(memory: MemoryApi, options: HttpAppOptions = {}): Hono {
+  checkOptions(options);
+  const logger = options.logger ?? stderrLogger("error");
+  const metrics = createHttpMetrics(memory, logger, options.metrics);
+  let openapi: unknown;
+  const deps: RouteDeps = {
+    memory,
+    metrics,
+    openapi: () => {
+      openapi ??= buildOpenApiDocument(ROUTES, { bearerAuth: options.apiKey !== undefined });
+      return openapi;
+    },
+    mcp: createMcpHttpHandler(memory, { logger }),
+  };
+
+  const auth = options.apiKey === undefined ? undefined : bearerAuth(options.apiKey);
+  const guard = hostGuard(options);
+  const maxSize = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
+  // After the Host and key checks, so strangers cannot make the server read large bodies.
+  const limit = bodyLimit({
+    maxSize,
+    onError: (c) => errorResponse(c, "PAYLOAD_TOO_LARGE", `request body exceeds ${maxSize} bytes`),
+  });
+
+  const app = new Hono();
+  app.use("*", metrics.middleware);
+  for (const route of ROUTES) {
+    const chain: MiddlewareHandler[] = [
+      ...(route.hostCheck ? [guard] : []),
+      ...(route.auth && auth ? [auth] : []),
+      limit,
+    ];
+    const handler: Handler = (c) => route.handle(c, deps);
+    // Hono's "ALL" matches every method.
+    app.on(route.method.toUpperCase(), [honoPath(route.path)], ...chain, handler);
+  }
+  app.notFound((c) =>
+    errorResponse(c, "ROUTE_NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`),
+  );
+  app.onError((error, c) => handleError(error, c, logger));
+  return app;
+}
+
+function checkOptions(options: HttpAppOptions): void {
+  // An empty key would lock every client out (or, read as "no key", open the server): refuse it.
+  if (options.apiKey !== undefined && options.apiKey.trim() === "") {
+    throw new HindsightError(ErrorCode.CONFIG_INVALID, "apiKey: must not be empty", {
+      field: "apiKey",
+    });
+  }
+  const limit = options.bodyLimitBytes;
+  if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {
+    throw new HindsightError(
+      ErrorCode.CONFIG_INVALID,
+      "bodyLimitBytes: must be a positive integer",
+      {
+        field: "bodyLimitBytes",
+      },
+    );
+  }
+}

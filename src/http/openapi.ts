@@ -1,0 +1,200 @@
+/**
+ * The OpenAPI 3.1 document, generated from the route declarations and the same zod schemas
+ * that validate requests (input side) and describe results (output side).
+ */
+import { z } from "zod";
+import { VERSION } from "../cli/version.js";
+import {
+  ErrorOutput,
+  ForgetOutput,
+  RecallOutput,
+  StatsOutput,
+  StoreOutput,
+  SummarizeOutput,
+} from "../core/outputs.js";
+import {
+  RecallInput,
+  StoreEpisodicInput,
+  StoreSemanticInput,
+  SummarizeInput,
+} from "../core/schemas.js";
+import type { RouteSpec } from "./route.js";
+
+type JsonSchema = Record<string, unknown>;
+
+/** Schemas that become named components; anything else is inlined where it is used. */
+const NAMED = new Map<z.ZodType, string>(
+  Object.entries({
+    StoreEpisodicInput,
+    StoreSemanticInput,
+    RecallInput,
+    SummarizeInput,
+    StoreOutput,
+    ForgetOutput,
+    RecallOutput,
+    SummarizeOutput,
+    StatsOutput,
+    ErrorOutput,
+  }).map(([name, schema]) => [schema as z.ZodType, name]),
+);
+
+const ERROR_DESCRIPTIONS: Record<number, string> = {
+  400: "Invalid input; `field` names the input at fault.",
+  401: "Missing or wrong API key.",
+  403: "Host or Origin not allowed.",
+  404: "No memory with that id.",
+  413: "Request body too large.",
+  500: "Server failure or misconfiguration.",
+  503: "The store or the embedder is unavailable; retry later.",
+};
+
+class Components {
+  readonly schemas: Record<string, JsonSchema> = {};
+
+  /**
+   * A zod schema as JSON Schema. zod puts recursive parts (JSON values) in local `$defs`,
+   * which inside an OpenAPI document would resolve against the document root, so they are
+   * moved to components and their references rewritten.
+   */
+  convert(schema: z.ZodType, io: "input" | "output", prefix: string): JsonSchema {
+    const key = NAMED.get(schema);
+    if (key && this.schemas[key]) return { $ref: `#/components/schemas/${key}` };
+    const {
+      $schema: _,
+      $defs,
+      ...body
+    } = z.toJSONSchema(schema, {
+      io,
+      unrepresentable: "any",
+    }) as JsonSchema & { $defs?: Record<string, JsonSchema> };
+    // zod names them `__schema0`; `StoreEpisodicInput_schema0` says where they come from.
+    const component = (def: string) => `${key ?? prefix}_${def.replace(/^_+/, "")}`;
+    const rename = (text: string) =>
+      text.replace(/"#\/\$defs\/([^"]+)"/g, (_match, def: string) =>
+        JSON.stringify(`#/components/schemas/${component(def)}`),
+      );
+    for (const [def, value] of Object.entries($defs ?? {})) {
+      this.schemas[component(def)] = JSON.parse(rename(JSON.stringify(value)));
+    }
+    const converted = JSON.parse(rename(JSON.stringify(body))) as JsonSchema;
+    if (!key) return converted;
+    this.schemas[key] = converted;
+    return { $ref: `#/components/schemas/${key}` };
+  }
+}
+
+function operation(route: RouteSpec, components: Components, bearer: boolean): JsonSchema {
+  const parameters = [
+    ...Object.entries(route.request?.path ?? {}).map(([name, schema]) => ({
+      name,
+      in: "path",
+      required: true,
+      schema: components.convert(schema, "input", `${route.operationId}_${name}`),
+    })),
+    ...Object.entries(route.request?.query ?? {}).map(([name, schema]) => ({
+      name,
+      in: "query",
+      required: !schema.safeParse(undefined).success,
+      schema: components.convert(schema, "input", `${route.operationId}_${name}`),
+    })),
+  ];
+  const body = route.request?.body;
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, spec] of Object.entries(route.responses)) {
+    responses[status] = {
+      description: spec.description,
+      ...(spec.content && {
+        content: Object.fromEntries(
+          Object.entries(spec.content).map(([mediaType, schema]) => [
+            mediaType,
+            schema
+              ? { schema: components.convert(schema, "output", `${route.operationId}_${status}`) }
+              : {},
+          ]),
+        ),
+      }),
+    };
+  }
+  const errorRef = components.convert(ErrorOutput, "output", "ErrorOutput");
+  const errors = new Set([
+    ...route.errors,
+    500,
+    ...(route.auth && bearer ? [401] : []),
+    ...(route.hostCheck ? [403] : []),
+  ]);
+  for (const status of [...errors].sort((a, b) => a - b)) {
+    responses[String(status)] = {
+      description: ERROR_DESCRIPTIONS[status] ?? "Error.",
+      ...(status === 401 && {
+        headers: { "WWW-Authenticate": { schema: { type: "string" } } },
+      }),
+      content: { "application/json": { schema: errorRef } },
+    };
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description && { description: route.description }),
+    tags: route.tags,
+    ...(parameters.length > 0 && { parameters }),
+    ...(body && {
+      requestBody: {
+        required: true,
+        content: {
+          "application/json": {
+            schema: components.convert(body, "input", `${route.operationId}_body`),
+          },
+        },
+      },
+    }),
+    responses,
+    ...(route.auth && bearer && { security: [{ bearerAuth: [] }] }),
+  };
+}
+
+export interface OpenApiOptions {
+  /** Whether an API key is configured: declares the bearer scheme on the routes needing it. */
+  bearerAuth: boolean;
+}
+
+export function buildOpenApiDocument(
+  routes: readonly RouteSpec[],
+  options: OpenApiOptions,
+): JsonSchema {
+  const components = new Components();
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    // MCP accepts any method, but clients only ever start with POST.
+    const method = route.method === "all" ? "post" : route.method;
+    paths[route.path] ??= {};
+    paths[route.path]![method] = operation(route, components, options.bearerAuth);
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "hindsight",
+      version: VERSION,
+      description: "Long-term memory for LLM agents: REST API. MCP is served at /mcp.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    tags: [
+      { name: "memories", description: "Store, recall, summarise and forget memories." },
+      { name: "mcp", description: "Model Context Protocol over Streamable HTTP." },
+      { name: "operations", description: "Health, metrics and this document." },
+    ],
+    paths,
+    components: {
+      schemas: components.schemas,
+      ...(options.bearerAuth && {
+        securitySchemes: {
+          bearerAuth: {
+            type: "http",
+            scheme: "bearer",
+            description: "The key set in HINDSIGHT_API_KEY when the server started.",
+          },
+        },
+      }),
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/** Every route of the app, in the order the OpenAPI document lists them. */
+import type { RouteSpec } from "../route.js";
+import { storeFactRoute } from "./facts.js";
+import { healthRoute } from "./health.js";
+import { mcpRoute } from "./mcp.js";
+import { forgetMemoryRoute, storeMemoryRoute } from "./memories.js";
+import { metricsRoute } from "./metrics.js";
+import { openapiRoute } from "./openapi.js";
+import { recallRoute } from "./recall.js";
+import { statsRoute } from "./stats.js";
+import { summarizeRoute } from "./summarize.js";
+
+export const ROUTES: readonly RouteSpec[] = [
+  storeMemoryRoute,
+  forgetMemoryRoute,
+  storeFactRoute,
+  recallRoute,
+  summarizeRoute,
+  statsRoute,
+  mcpRoute,
+  healthRoute,
+  metricsRoute,
+  openapiRoute,
+];

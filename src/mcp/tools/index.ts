@@ -1,0 +1,15 @@
+import type { MemoryTool } from "../tool.js";
+import { forgetTool } from "./forget.js";
+import { recallTool } from "./recall.js";
+import { statsTool } from "./stats.js";
+import { storeTool } from "./store.js";
+import { summarizeTool } from "./summarize.js";
+
+/** Every tool the server lists, in the order clients show them. */
+export const MEMORY_TOOLS: readonly MemoryTool[] = [
+  storeTool,
+  recallTool,
+  forgetTool,
+  summarizeTool,
+  statsTool,
+];

@@ -1,0 +1,868 @@
+/**
+ * The HTTP app in-process, over real HTTP on loopback: every route, every error shape, auth,
+ * Host/Origin checks, limits, metrics, MCP at /mcp, and agreement with the app's own OpenAPI
+ * document — every response of this file is validated against the schema the document declares
+ * for its route and status.
+ */
+import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
+import { register as globalRegistry } from "prom-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { stderrLogger } from "../src/adapters.js";
+import { ErrorCode, HindsightError } from "../src/core/errors.js";
+import type { MemoryApi } from "../src/core/memory-api.js";
+import { createHttpApp, type HttpAppOptions } from "../src/http/app.js";
+import { hostnameOf } from "../src/http/origin.js";
+import { listen, type RunningServer } from "../src/http/server.js";
+import { createHindsight, type Hindsight } from "../src/index.js";
+
+interface Reply {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+  // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
+  body: any;
+}
+
+interface CallOptions {
+  body?: unknown;
+  /** Sent as is, instead of `body` as JSON. */
+  raw?: string;
+  headers?: Record<string, string>;
+  /** Sends the body without Content-Length, in chunks. */
+  chunked?: boolean;
+  /** Off for calls outside the documented API (unknown routes, GET /mcp). */
+  validate?: boolean;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MIB = 1024 * 1024;
+
+// ---- OpenAPI agreement: each response is checked against the document of the server that sent it.
+
+type Doc = {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
+  [key: string]: unknown;
+};
+type Operation = {
+  operationId: string;
+  responses: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  security?: unknown[];
+  [key: string]: unknown;
+};
+
+const pointer = (...segments: string[]) =>
+  segments.map((s) => encodeURIComponent(s.replace(/~/g, "~0").replace(/\//g, "~1"))).join("/");
+
+class OpenApiChecker {
+  private readonly ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
+  private readonly validators = new Map<string, ValidateFunction>();
+
+  constructor(readonly doc: Doc) {
+    this.ajv.addSchema(doc as object, "openapi");
+  }
+
+  template(path: string): string | undefined {
+    return Object.keys(this.doc.paths).find((template) =>
+      new RegExp(`^${template.replace(/\{[^}]+\}/g, "[^/]+")}$`).test(path),
+    );
+  }
+
+  validator(ref: string): ValidateFunction {
+    let validate = this.validators.get(ref);
+    if (!validate) {
+      validate = this.ajv.compile({ $ref: `openapi#/${ref}` });
+      this.validators.set(ref, validate);
+    }
+    return validate;
+  }
+
+  /** Throws unless the document declares this status (and media type) and the body fits. */
+  check(method: string, url: string, reply: Reply): string {
+    const path = new URL(url).pathname;
+    const template = this.template(path);
+    const verb = method.toLowerCase();
+    const operation = template ? this.doc.paths[template]?.[verb] : undefined;
+    if (!template || !operation) throw new Error(`${method} ${path} is not in the document`);
+    const response = operation.responses[String(reply.status)];
+    if (!response) {
+      throw new Error(
+        `${method} ${template} answered ${reply.status}, not declared: ${reply.text}`,
+      );
+    }
+    const mediaType = String(reply.headers["content-type"] ?? "")
+      .split(";")[0]!
+      .trim();
+    if (response.content) {
+      const media = response.content[mediaType];
+      if (!media) throw new Error(`${method} ${template} ${reply.status}: ${mediaType} undeclared`);
+      if (media.schema) {
+        const ref = pointer("paths", template, verb, "responses", String(reply.status));
+        const validate = this.validator(`${ref}/content/${pointer(mediaType)}/schema`);
+        const data = mediaType === "application/json" ? JSON.parse(reply.text) : reply.text;
+        if (!validate(data)) {
+          throw new Error(
+            `${method} ${template} ${reply.status} does not match its schema: ${this.ajv.errorsText(validate.errors)}\n${reply.text.slice(0, 500)}`,
+          );
+        }
+      }
+    }
+    return `${verb} ${template} ${reply.status}`;
+  }
+}
+
+const checkers = new Map<string, Promise<OpenApiChecker>>();
+/** Responses validated, as `post /v1/recall 200`. */
+const validated = new Set<string>();
+
+function checkerFor(base: string): Promise<OpenApiChecker> {
+  let checker = checkers.get(base);
+  if (!checker) {
+    checker = send(base, "GET", "/openapi.json", {}).then((reply) => {
+      expect(reply.status).toBe(200);
+      return new OpenApiChecker(reply.body as Doc);
+    });
+    checkers.set(base, checker);
+  }
+  return checker;
+}
+
+function send(base: string, method: string, path: string, options: CallOptions): Promise<Reply> {
+  const url = new URL(path, base);
+  const payload =
+    options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      url,
+      {
+        method,
+        agent: false,
+        headers: {
+          ...(payload !== undefined && { "content-type": "application/json" }),
+          ...(payload !== undefined &&
+            !options.chunked && { "content-length": String(Buffer.byteLength(payload)) }),
+          ...options.headers,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          const json = String(res.headers["content-type"]).startsWith("application/json");
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            text,
+            body: json && text ? JSON.parse(text) : undefined,
+          });
+        });
+        res.on("error", reject);
+      },
+    );
+    // The server may answer 413 and close before the whole body is sent.
+    req.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code !== "EPIPE" && error.code !== "ECONNRESET") reject(error);
+    });
+    if (payload !== undefined && options.chunked) {
+      const size = 64 * 1024;
+      for (let at = 0; at < payload.length; at += size) req.write(payload.slice(at, at + size));
+      req.end();
+    } else {
+      req.end(payload);
+    }
+  });
+}
+
+/** One request over a fresh connection, validated against the document unless told not to. */
+async function call(
+  base: string,
+  method: string,
+  path: string,
+  options: CallOptions = {},
+): Promise<Reply> {
+  const reply = await send(base, method, path, options);
+  if (options.validate !== false) {
+    const checker = await checkerFor(base);
+    validated.add(checker.check(method, new URL(path, base).toString(), reply));
+  }
+  return reply;
+}
+
+function expectError(reply: Reply, status: number, code: string, field?: string): void {
+  expect(reply.status, reply.text).toBe(status);
+  expect(reply.headers["content-type"]).toMatch(/^application\/json/);
+  expect(Object.keys(reply.body).sort()).toEqual(
+    field === undefined ? ["code", "message"] : ["code", "field", "message"],
+  );
+  expect(reply.body.code).toBe(code);
+  expect(typeof reply.body.message).toBe("string");
+  if (field !== undefined) expect(reply.body.field).toBe(field);
+  expect(reply.text).not.toMatch(/\bat .+:\d+:\d+/); // no stack traces
+}
+
+async function start(
+  memory: MemoryApi,
+  options: HttpAppOptions = {},
+): Promise<{ base: string; server: RunningServer; logs: string[] }> {
+  const logs: string[] = [];
+  const logger = stderrLogger("debug", (line) => {
+    logs.push(line);
+    return true;
+  });
+  const app = createHttpApp(memory, { logger, ...options });
+  const server = await listen(app, { host: "127.0.0.1", port: 0 });
+  return { base: server.url, server, logs };
+}
+
+const episode = {
+  task_type: "deploy",
+  summary: "Deploy to production failed: port 8080 already in use",
+  outcome: "failure",
+  tags: ["k8s"],
+  metadata: { ticket: "OPS-1", nested: { list: [1, "two", null] } },
+  user_id: "u1",
+};
+
+const servers: RunningServer[] = [];
+const stores: Hindsight[] = [];
+
+async function openMemory(): Promise<Hindsight> {
+  const memory = await createHindsight({ dataDir: "memory://" });
+  stores.push(memory);
+  return memory;
+}
+
+async function serve(memory: MemoryApi, options: HttpAppOptions = {}) {
+  const started = await start(memory, options);
+  servers.push(started.server);
+  return started;
+}
+
+afterAll(async () => {
+  for (const server of servers) await server.close(1000);
+  for (const memory of stores) await memory.close();
+});
+
+describe("small parts", () => {
+  it("reduces Host headers and bind addresses to comparable host names", () => {
+    expect(hostnameOf("Example.COM:8080")).toBe("example.com");
+    expect(hostnameOf("127.0.0.1:80")).toBe("127.0.0.1");
+    expect(hostnameOf("[::1]:8080")).toBe("[::1]");
+    expect(hostnameOf("::1")).toBe("[::1]");
+    expect(hostnameOf("localhost")).toBe("localhost");
+  });
+
+  it("refuses an empty API key and a body limit that is not a positive integer", async () => {
+    const memory = {} as MemoryApi;
+    expect(() => createHttpApp(memory, { apiKey: " " })).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", field: "apiKey" }),
+    );
+    expect(() => createHttpApp(memory, { bodyLimitBytes: 0 })).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", field: "bodyLimitBytes" }),
+    );
+  });
+});
+
+describe("REST routes", () => {
+  let base: string;
+
+  beforeAll(async () => {
+    ({ base } = await serve(await openMemory()));
+  });
+
+  it("stores, recalls, summarises, forgets and counts", async () => {
+    const stored = await call(base, "POST", "/v1/memories", { body: episode });
+    expect(stored.status).toBe(201);
+    expect(stored.body).toEqual({ id: expect.stringMatching(UUID) });
+    const id = stored.body.id as string;
+
+    const fact = await call(base, "POST", "/v1/facts", {
+      body: {
+        key_text: "Check that the port is free before deploying",
+        value_text: "lsof -i :8080",
+        task_type: "deploy",
+        source_episode_ids: [id],
+      },
+    });
+    expect(fact.status).toBe(201);
+    expect(fact.body.id).toMatch(UUID);
+
+    const recalled = await call(base, "POST", "/v1/recall", {
+      body: { query_text: "deploy port 8080 in use", memory_layer: "all", top_k: 5 },
+    });
+    expect(recalled.status).toBe(200);
+    const results = recalled.body.results as { id: string; layer: string; occurred_at?: string }[];
+    expect(results.map((r) => r.id)).toEqual(expect.arrayContaining([id, fact.body.id]));
+    const memory = results.find((r) => r.id === id)!;
+    expect(memory.layer).toBe("episodic");
+    expect(memory.occurred_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+
+    const byIds = await call(base, "POST", "/v1/summarize", {
+      body: { memory_ids: [id, fact.body.id], max_tokens: 100 },
+    });
+    expect(byIds.status).toBe(200);
+    expect(byIds.body.memory_ids).toEqual([id, fact.body.id]);
+    expect(byIds.body.summary).toContain("8080");
+
+    const byQuery = await call(base, "POST", "/v1/summarize", {
+      body: { query_text: "deploy port" },
+    });
+    expect(byQuery.status).toBe(200);
+    expect(byQuery.body.max_tokens).toBe(200);
+
+    const soft = await call(base, "DELETE", `/v1/memories/${id}`);
+    expect(soft.status).toBe(200);
+    expect(soft.body).toEqual({ id, layer: "episodic", mode: "soft", status: "archived" });
+
+    const stats = await call(base, "GET", "/v1/stats");
+    expect(stats.status).toBe(200);
+    expect(stats.body.episodic).toEqual({ total: 1, active: 0, archived: 1 });
+    expect(stats.body.semantic).toEqual({ total: 1, active: 1, archived: 0 });
+    expect(stats.body.store).toMatch(/^pglite:/);
+
+    const hard = await call(base, "DELETE", `/v1/memories/${fact.body.id}?mode=hard`);
+    expect(hard.body).toEqual({
+      id: fact.body.id,
+      layer: "semantic",
+      mode: "hard",
+      status: "deleted",
+    });
+    expectError(
+      await call(base, "DELETE", `/v1/memories/${fact.body.id}`),
+      404,
+      "NOT_FOUND",
+      "memory_id",
+    );
+  });
+
+  it("answers /health with the store reachable", async () => {
+    const reply = await call(base, "GET", "/health");
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ status: "ok" });
+  });
+
+  it("rejects malformed JSON and non-object bodies as the body's fault", async () => {
+    const malformed = await call(base, "POST", "/v1/memories", { raw: '{"task_type": "deploy",' });
+    expectError(malformed, 400, "INVALID_INPUT", "body");
+    expect(malformed.body.message).toMatch(/^body: malformed JSON/);
+    expectError(await call(base, "POST", "/v1/recall", { raw: "" }), 400, "INVALID_INPUT", "body");
+    expectError(
+      await call(base, "POST", "/v1/recall", { body: ["x"] }),
+      400,
+      "INVALID_INPUT",
+      "body",
+    );
+  });
+
+  it("names the field at fault in bad input", async () => {
+    const outcome = await call(base, "POST", "/v1/memories", {
+      body: { ...episode, outcome: "maybe" },
+    });
+    expectError(outcome, 400, "INVALID_INPUT", "outcome");
+    expect(outcome.body.message).toMatch(/^outcome: /);
+
+    const unknown = await call(base, "POST", "/v1/facts", {
+      body: { key_text: "k", value_text: "v", colour: "red" },
+    });
+    expectError(unknown, 400, "INVALID_INPUT", "colour");
+
+    const nested = await call(base, "POST", "/v1/memories", {
+      body: { ...episode, tags: ["ok", ""] },
+    });
+    expectError(nested, 400, "INVALID_INPUT", "tags.1");
+
+    expectError(
+      await call(base, "POST", "/v1/recall", { body: { query_text: "x", top_k: 99 } }),
+      400,
+      "INVALID_INPUT",
+      "top_k",
+    );
+    expectError(
+      await call(base, "POST", "/v1/summarize", { body: { max_tokens: 100 } }),
+      400,
+      "INVALID_INPUT",
+      "memory_ids",
+    );
+    expectError(
+      await call(base, "DELETE", "/v1/memories/not-a-uuid"),
+      400,
+      "INVALID_INPUT",
+      "memory_id",
+    );
+    expectError(
+      await call(base, "DELETE", "/v1/memories/00000000-0000-4000-8000-000000000000?mode=shred"),
+      400,
+      "INVALID_INPUT",
+      "mode",
+    );
+  });
+
+  it("answers 404 for unknown memories and unknown routes", async () => {
+    const missing = "00000000-0000-4000-8000-000000000000";
+    expectError(
+      await call(base, "DELETE", `/v1/memories/${missing}`),
+      404,
+      "NOT_FOUND",
+      "memory_id",
+    );
+    const summary = await call(base, "POST", "/v1/summarize", { body: { memory_ids: [missing] } });
+    expectError(summary, 404, "NOT_FOUND", "memory_ids");
+    expectError(
+      await call(base, "GET", "/v1/nothing", { validate: false }),
+      404,
+      "ROUTE_NOT_FOUND",
+    );
+    expectError(await call(base, "GET", "/v1/recall", { validate: false }), 404, "ROUTE_NOT_FOUND");
+  });
+
+  it("refuses bodies over the limit with 413, whether announced or streamed", async () => {
+    const big = { ...episode, summary: "x".repeat(MIB + 10) };
+    expectError(await call(base, "POST", "/v1/memories", { body: big }), 413, "PAYLOAD_TOO_LARGE");
+    expectError(
+      await call(base, "POST", "/v1/memories", { body: big, chunked: true }),
+      413,
+      "PAYLOAD_TOO_LARGE",
+    );
+    const mcp = await call(base, "POST", "/mcp", {
+      body: { jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(MIB) } },
+      headers: { accept: "application/json, text/event-stream" },
+      chunked: true,
+    });
+    expectError(mcp, 413, "PAYLOAD_TOO_LARGE");
+    // Under the limit but over the schema's summary limit: the schema speaks, not the transport.
+    const long = await call(base, "POST", "/v1/memories", {
+      body: { ...episode, summary: "x".repeat(9_000) },
+      chunked: true,
+    });
+    expectError(long, 400, "INVALID_INPUT", "summary");
+  });
+
+  it("honours a configured body limit", async () => {
+    const small = await serve(await openMemory(), { bodyLimitBytes: 100 });
+    const reply = await call(small.base, "POST", "/v1/memories", { body: episode });
+    expectError(reply, 413, "PAYLOAD_TOO_LARGE");
+    expect(reply.body.message).toContain("100 bytes");
+  });
+});
+
+describe("failures of the store, the embedder and the code", () => {
+  function failing(error: unknown): MemoryApi {
+    const fail = async () => {
+      throw error;
+    };
+    return {
+      storeEpisodic: fail,
+      storeEpisodicBatch: fail,
+      storeSemantic: fail,
+      recall: fail,
+      forget: fail,
+      summarize: fail,
+      stats: fail,
+      ping: fail,
+      migrate: fail,
+      close: async () => {},
+    };
+  }
+
+  it("maps STORAGE_FAILED and EMBEDDER_FAILED to 503 with their message", async () => {
+    const storage = await serve(
+      failing(new HindsightError(ErrorCode.STORAGE_FAILED, "storage failed: connection refused")),
+    );
+    const reply = await call(storage.base, "POST", "/v1/recall", { body: { query_text: "x" } });
+    expectError(reply, 503, "STORAGE_FAILED");
+    expect(reply.body.message).toBe("storage failed: connection refused");
+    expect(storage.logs.join("")).toContain("POST /v1/recall failed: storage failed");
+
+    const embedder = await serve(
+      failing(new HindsightError(ErrorCode.EMBEDDER_FAILED, "embedder openai failed: timeout")),
+    );
+    const stored = await call(embedder.base, "POST", "/v1/memories", { body: episode });
+    expectError(stored, 503, "EMBEDDER_FAILED");
+  });
+
+  it("maps CONFIG_INVALID to 500 with its message", async () => {
+    const config = await serve(
+      failing(new HindsightError(ErrorCode.CONFIG_INVALID, "recall.floor: too big")),
+    );
+    const reply = await call(config.base, "GET", "/v1/stats");
+    expectError(reply, 500, "CONFIG_INVALID");
+    expect(reply.body.message).toBe("recall.floor: too big");
+  });
+
+  it("hides unknown errors behind INTERNAL and logs them with their stack", async () => {
+    const bug = await serve(failing(new TypeError("secret detail: cannot read x of undefined")));
+    const reply = await call(bug.base, "POST", "/v1/facts", {
+      body: { key_text: "k", value_text: "v" },
+    });
+    expectError(reply, 500, "INTERNAL");
+    expect(reply.body.message).toBe("internal error");
+    expect(reply.text).not.toContain("secret");
+    const log = bug.logs.join("");
+    expect(log).toContain("POST /v1/facts failed unexpectedly");
+    expect(log).toContain("secret detail");
+    expect(log).toContain("TypeError");
+  });
+
+  it("answers /health 503 and reports the store down in /metrics when it does not answer", async () => {
+    const down = await serve(failing(new Error("ECONNREFUSED 10.0.0.7:5432")));
+    const health = await call(down.base, "GET", "/health");
+    expectError(health, 503, "STORAGE_FAILED");
+    expect(health.text).not.toContain("10.0.0.7");
+    const metrics = await call(down.base, "GET", "/metrics");
+    expect(metrics.status).toBe(200);
+    expect(metrics.text).toMatch(/^hindsight_store_up 0$/m);
+    expect(metrics.text).not.toMatch(/^hindsight_memories\{/m);
+  });
+});
+
+describe("API key", () => {
+  const key = "s3cret-key";
+  let base: string;
+
+  beforeAll(async () => {
+    ({ base } = await serve(await openMemory(), { apiKey: key }));
+  });
+
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  it("is required on /v1, /mcp and /metrics, with WWW-Authenticate", async () => {
+    for (const [method, path] of [
+      ["GET", "/v1/stats"],
+      ["POST", "/v1/recall"],
+      ["DELETE", "/v1/memories/00000000-0000-4000-8000-000000000000"],
+      ["POST", "/mcp"],
+      ["GET", "/metrics"],
+    ] as const) {
+      const reply = await call(base, method, path, { body: method === "POST" ? {} : undefined });
+      expectError(reply, 401, "UNAUTHORIZED");
+      expect(reply.headers["www-authenticate"]).toMatch(/^Bearer realm="hindsight"/);
+    }
+  });
+
+  it("refuses a wrong key, or another scheme", async () => {
+    const wrong = await call(base, "GET", "/v1/stats", { headers: bearer("s3cret-kez") });
+    expectError(wrong, 401, "UNAUTHORIZED");
+    expect(wrong.headers["www-authenticate"]).toContain('error="invalid_token"');
+    const prefix = await call(base, "GET", "/v1/stats", { headers: bearer("s3cret") });
+    expectError(prefix, 401, "UNAUTHORIZED");
+    const basic = await call(base, "GET", "/v1/stats", {
+      headers: { authorization: `Basic ${Buffer.from(`x:${key}`).toString("base64")}` },
+    });
+    expectError(basic, 401, "UNAUTHORIZED");
+  });
+
+  it("lets the right key through", async () => {
+    const stats = await call(base, "GET", "/v1/stats", { headers: bearer(key) });
+    expect(stats.status).toBe(200);
+    const stored = await call(base, "POST", "/v1/memories", {
+      body: episode,
+      headers: { authorization: `bearer  ${key}` },
+    });
+    expect(stored.status).toBe(201);
+    const metrics = await call(base, "GET", "/metrics", { headers: bearer(key) });
+    expect(metrics.status).toBe(200);
+  });
+
+  it("checks the key before reading the body", async () => {
+    const big = { ...episode, summary: "x".repeat(MIB + 10) };
+    expectError(await call(base, "POST", "/v1/memories", { body: big }), 401, "UNAUTHORIZED");
+  });
+
+  it("leaves /health and /openapi.json open, and documents the bearer scheme", async () => {
+    expect((await call(base, "GET", "/health")).status).toBe(200);
+    const doc = (await call(base, "GET", "/openapi.json")).body as Doc;
+    expect(doc.components.securitySchemes).toEqual({
+      bearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
+    });
+    expect(doc.paths["/v1/recall"]?.post?.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths["/mcp"]?.post?.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths["/metrics"]?.get?.security).toEqual([{ bearerAuth: [] }]);
+    expect(doc.paths["/health"]?.get?.security).toBeUndefined();
+    expect(doc.paths["/v1/recall"]?.post?.responses["401"]).toBeDefined();
+    expect(doc.paths["/health"]?.get?.responses["401"]).toBeUndefined();
+  });
+
+  it("serves MCP to a real MCP client that sends the key", async () => {
+    const client = new Client({ name: "http-test", version: "0.0.0" });
+    const transport = new StreamableHTTPClientTransport(new URL("/mcp", base), {
+      requestInit: { headers: bearer(key) },
+    });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("memory_recall");
+      const result = await client.callTool({
+        name: "memory_recall",
+        arguments: { query_text: "deploy port 8080", memory_layer: "all" },
+      });
+      expect(result.isError).toBeFalsy();
+      expect(
+        (result.structuredContent as { results: { summary?: string }[] }).results[0]?.summary,
+      ).toContain("8080");
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("Host and Origin checks", () => {
+  let base: string;
+  let port: number;
+
+  beforeAll(async () => {
+    const started = await serve(await openMemory(), {
+      allowedHosts: ["memory.internal"],
+      allowedOrigins: ["https://app.example"],
+    });
+    base = started.base;
+    port = started.server.port;
+  });
+
+  const initialize = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: {
+      protocolVersion: "2025-06-18",
+      capabilities: {},
+      clientInfo: { name: "raw", version: "0" },
+    },
+  };
+  const mcpHeaders = { accept: "application/json, text/event-stream" };
+
+  it("refuses a foreign Host on /mcp and /v1 (DNS rebinding)", async () => {
+    const mcp = await call(base, "POST", "/mcp", {
+      body: initialize,
+      headers: { ...mcpHeaders, host: `evil.example:${port}` },
+    });
+    expectError(mcp, 403, "FORBIDDEN", "Host");
+    const rest = await call(base, "GET", "/v1/stats", { headers: { host: "evil.example" } });
+    expectError(rest, 403, "FORBIDDEN", "Host");
+  });
+
+  it("refuses a foreign Origin", async () => {
+    for (const origin of ["http://evil.example", "null", "http://localhost.evil.example"]) {
+      const reply = await call(base, "POST", "/mcp", {
+        body: initialize,
+        headers: { ...mcpHeaders, origin },
+      });
+      expectError(reply, 403, "FORBIDDEN", "Origin");
+    }
+    const rest = await call(base, "POST", "/v1/recall", {
+      body: { query_text: "x" },
+      headers: { origin: "https://evil.example" },
+    });
+    expectError(rest, 403, "FORBIDDEN", "Origin");
+  });
+
+  it("accepts loopback names, configured hosts and configured origins", async () => {
+    const accepted: Record<string, string>[] = [
+      { host: `localhost:${port}` },
+      { host: `127.0.0.1:${port}`, origin: `http://127.0.0.1:${port}` },
+      { host: `[::1]:${port}`, origin: "http://localhost:3000" },
+      { host: "Memory.Internal:8080" },
+      { host: "memory.internal", origin: "https://app.example" },
+    ];
+    for (const headers of accepted) {
+      const reply = await call(base, "GET", "/v1/stats", { headers });
+      expect(reply.status, JSON.stringify(headers)).toBe(200);
+    }
+    const mcp = await call(base, "POST", "/mcp", {
+      body: initialize,
+      headers: { ...mcpHeaders, origin: "https://app.example" },
+      chunked: true,
+    });
+    expect(mcp.status).toBe(200);
+    expect(mcp.body.result.serverInfo.name).toBeTypeOf("string");
+  });
+
+  it("leaves /health open to any Host", async () => {
+    const reply = await call(base, "GET", "/health", { headers: { host: "evil.example" } });
+    expect(reply.status).toBe(200);
+  });
+
+  it("hands other methods on /mcp to the MCP handler", async () => {
+    const reply = await call(base, "GET", "/mcp", { validate: false });
+    expect(reply.status).toBe(405);
+  });
+});
+
+describe("metrics", () => {
+  let base: string;
+
+  beforeAll(async () => {
+    ({ base } = await serve(await openMemory()));
+  });
+
+  it("counts requests by route template and status, and memories by layer and status", async () => {
+    const { body } = await call(base, "POST", "/v1/memories", { body: episode });
+    await call(base, "POST", "/v1/memories", { body: episode });
+    await call(base, "POST", "/v1/facts", { body: { key_text: "k", value_text: "v" } });
+    await call(base, "DELETE", `/v1/memories/${body.id}`);
+    await call(base, "POST", "/v1/recall", { raw: "{" });
+    await call(base, "GET", "/nowhere", { validate: false });
+
+    const reply = await call(base, "GET", "/metrics");
+    expect(reply.status).toBe(200);
+    expect(reply.headers["content-type"]).toMatch(/^text\/plain; version=0\.0\.4/);
+    const text = reply.text;
+    expect(text).toContain(
+      'hindsight_http_requests_total{method="POST",route="/v1/memories",status="201"} 2',
+    );
+    expect(text).toContain(
+      'hindsight_http_requests_total{method="DELETE",route="/v1/memories/{id}",status="200"} 1',
+    );
+    expect(text).toContain(
+      'hindsight_http_requests_total{method="POST",route="/v1/recall",status="400"} 1',
+    );
+    expect(text).toContain(
+      'hindsight_http_requests_total{method="GET",route="unmatched",status="404"} 1',
+    );
+    expect(text).toMatch(
+      /^hindsight_http_request_duration_seconds_bucket\{le="\+Inf",method="POST",route="\/v1\/memories",status="201"\} 2$/m,
+    );
+    expect(text).toMatch(/^hindsight_http_request_duration_seconds_sum\{/m);
+    expect(text).toContain('hindsight_memories{layer="episodic",status="active"} 1');
+    expect(text).toContain('hindsight_memories{layer="episodic",status="archived"} 1');
+    expect(text).toContain('hindsight_memories{layer="semantic",status="active"} 1');
+    expect(text).toContain('hindsight_memories{layer="semantic",status="archived"} 0');
+    expect(text).toMatch(/^hindsight_store_up 1$/m);
+  });
+
+  it("keeps its metrics out of prom-client's global registry", async () => {
+    expect(await globalRegistry.metrics()).not.toContain("hindsight_");
+  });
+});
+
+describe("OpenAPI document", () => {
+  let base: string;
+  let doc: Doc;
+  let routes: { method: string; path: string }[];
+
+  beforeAll(async () => {
+    const memory = await openMemory();
+    const app = createHttpApp(memory, { logger: stderrLogger("silent") });
+    routes = app.routes;
+    const server = await listen(app, { host: "127.0.0.1", port: 0 });
+    servers.push(server);
+    base = server.url;
+    doc = (await call(base, "GET", "/openapi.json")).body as Doc;
+  });
+
+  it("is OpenAPI 3.1 shaped, with unique operation ids and resolvable references", () => {
+    expect(doc.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(doc.info).toEqual(
+      expect.objectContaining({ title: "hindsight", version: expect.any(String) }),
+    );
+    expect(doc.jsonSchemaDialect).toBe("https://json-schema.org/draft/2020-12/schema");
+    const ids: string[] = [];
+    for (const [path, item] of Object.entries(doc.paths)) {
+      expect(path).toMatch(/^\//);
+      for (const [method, operation] of Object.entries(item)) {
+        expect(["get", "post", "put", "patch", "delete"]).toContain(method);
+        expect(operation.operationId).toMatch(/^[A-Za-z]+$/);
+        ids.push(operation.operationId);
+        expect(Object.keys(operation.responses).length).toBeGreaterThan(0);
+        for (const status of Object.keys(operation.responses)) expect(status).toMatch(/^\d{3}$/);
+        for (const name of path.match(/\{(\w+)\}/g) ?? []) {
+          const parameters = operation.parameters as { name: string; in: string }[];
+          expect(parameters).toContainEqual(
+            expect.objectContaining({ name: name.slice(1, -1), in: "path", required: true }),
+          );
+        }
+      }
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual(
+      expect.arrayContaining([
+        "storeEpisodic",
+        "storeSemantic",
+        "recall",
+        "summarize",
+        "forget",
+        "stats",
+        "health",
+        "metrics",
+        "openapi",
+        "mcp",
+      ]),
+    );
+
+    // Every $ref points into this document, at something that exists.
+    const text = JSON.stringify(doc);
+    for (const [, ref] of text.matchAll(/"\$ref":"([^"]+)"/g)) {
+      expect(ref).toMatch(/^#\/components\/schemas\/[\w.-]+$/);
+      expect(doc.components.schemas[ref!.split("/").pop()!], ref).toBeDefined();
+    }
+    // And every schema compiles as JSON Schema 2020-12.
+    const ajv = new Ajv2020({ strict: false, validateFormats: false });
+    ajv.addSchema(doc as object, "openapi");
+    for (const name of Object.keys(doc.components.schemas)) {
+      expect(() => ajv.compile({ $ref: `openapi#/components/schemas/${name}` })).not.toThrow();
+    }
+  });
+
+  it("declares request bodies from the input schemas and errors as ErrorOutput", () => {
+    const store = doc.paths["/v1/memories"]?.post as Operation & {
+      requestBody: { content: Record<string, { schema: unknown }> };
+    };
+    expect(store.requestBody.content["application/json"]?.schema).toEqual({
+      $ref: "#/components/schemas/StoreEpisodicInput",
+    });
+    const input = doc.components.schemas.StoreEpisodicInput as {
+      required: string[];
+      additionalProperties: boolean;
+    };
+    expect(input.required.sort()).toEqual(["outcome", "summary", "task_type"]);
+    expect(input.additionalProperties).toBe(false);
+    for (const status of ["400", "413", "500"]) {
+      expect(store.responses[status]?.content?.["application/json"]?.schema).toEqual({
+        $ref: "#/components/schemas/ErrorOutput",
+      });
+    }
+    // Without an API key nothing is said about one.
+    expect(doc.components.securitySchemes).toBeUndefined();
+    expect(store.responses["401"]).toBeUndefined();
+  });
+
+  it("lists every route of the app, and nothing else", () => {
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([path, item]) =>
+        Object.keys(item).map((method) => `${method} ${path}`),
+      ),
+    );
+    const served = new Set<string>();
+    for (const route of routes) {
+      if (route.path.includes("*")) continue; // middleware of every route
+      const path = route.path.replace(/:(\w+)/g, "{$1}");
+      // MCP takes every method; POST is the one that does something.
+      const method = route.method === "ALL" ? "post" : route.method.toLowerCase();
+      served.add(`${method} ${path}`);
+    }
+    expect([...served].sort()).toEqual([...documented].sort());
+  });
+
+  it("matched every response this file received, and each operation succeeded at least once", () => {
+    // Runs last: `call` validated each response against its server's document as it came.
+    for (const [path, item] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(item)) {
+        const success = Object.keys(operation.responses).filter((status) => status < "300");
+        expect(
+          success.some((status) => validated.has(`${method} ${path} ${status}`)),
+          `${method} ${path}`,
+        ).toBe(true);
+      }
+    }
+    for (const status of ["400", "401", "403", "404", "413", "500", "503"]) {
+      expect(
+        [...validated].some((entry) => entry.endsWith(` ${status}`)),
+        status,
+      ).toBe(true);
+    }
+  });
+});
