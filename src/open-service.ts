@@ -39,6 +39,9 @@ export async function openService(
       freshnessHalfLifeDays: config.recall.freshnessHalfLifeDays,
       weights: config.recall.weights,
       bm25: config.recall.bm25,
+      fusion: config.recall.fusion,
+      rrfK: config.recall.rrfK,
+      outcomeWeights: config.recall.outcomeWeights,
     },
   });
   try {

@@ -67,11 +67,19 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const dataDir = flags.dataDir ?? env.HINDSIGHT_DATA_DIR ?? join(homedir(), ".hindsight", "data");
   const lockTimeoutMs = number(env, "HINDSIGHT_LOCK_TIMEOUT_MS");
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
+  const fusion = env.HINDSIGHT_RECALL_FUSION;
   return {
     ...(databaseUrl ? { databaseUrl } : {}),
     dataDir: dataDir === "memory://" ? dataDir : resolve(expandHome(dataDir)),
     ...(lockTimeoutMs === undefined ? {} : { lockTimeoutMs }),
     embedder: embedderFromEnv(env),
-    ...(floor === undefined ? {} : { recall: { floor } }),
+    ...(floor === undefined && !fusion
+      ? {}
+      : {
+          recall: {
+            ...(floor === undefined ? {} : { floor }),
+            ...(fusion ? { fusion: fusion as "weighted" | "rrf" } : {}),
+          },
+        }),
   };
 }

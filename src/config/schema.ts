@@ -49,6 +49,15 @@ export const HindsightConfig = z.strictObject({
       floor: z.number().min(0).max(1).default(DEFAULT_RANKING.floor),
       candidateLimit: z.number().int().min(5).max(1000).default(30),
       freshnessHalfLifeDays: z.number().positive().default(DEFAULT_RANKING.freshnessHalfLifeDays),
+      fusion: z.enum(["weighted", "rrf"]).default(DEFAULT_RANKING.fusion),
+      rrfK: z.number().positive().default(DEFAULT_RANKING.rrfK),
+      outcomeWeights: z
+        .strictObject({
+          success: Weight.default(DEFAULT_RANKING.outcomeWeights.success),
+          failure: Weight.default(DEFAULT_RANKING.outcomeWeights.failure),
+          partial: Weight.default(DEFAULT_RANKING.outcomeWeights.partial),
+        })
+        .default(DEFAULT_RANKING.outcomeWeights),
       bm25: z
         .strictObject({
           k1: z.number().min(0).max(10).default(DEFAULT_RANKING.bm25.k1),
@@ -69,6 +78,9 @@ export const HindsightConfig = z.strictObject({
       candidateLimit: 30,
       freshnessHalfLifeDays: DEFAULT_RANKING.freshnessHalfLifeDays,
       bm25: DEFAULT_RANKING.bm25,
+      fusion: DEFAULT_RANKING.fusion,
+      rrfK: DEFAULT_RANKING.rrfK,
+      outcomeWeights: DEFAULT_RANKING.outcomeWeights,
       weights: DEFAULT_RANKING.weights,
     }),
 });

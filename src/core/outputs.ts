@@ -59,9 +59,27 @@ export const ScoreSignalsOutput = z
   })
   .describe("Each ranking signal's contribution; they sum to the score.");
 
+export const ScoreExplanationOutput = z
+  .object({
+    fusion: z.enum(["weighted", "rrf"]),
+    vector_similarity: z.number(),
+    bm25: z.number(),
+    freshness: z.number(),
+    frequency: z.number(),
+    outcome_weight: z.number(),
+    ranks: z.object({
+      vector: z.number().int(),
+      keyword: z.number().int(),
+      freshness: z.number().int(),
+      frequency: z.number().int(),
+    }),
+  })
+  .describe("The raw signals and ranks behind the score (with explain: true).");
+
 const Scored = {
   score: z.number().describe("Relevance 0..1; nothing under the score floor is returned."),
   signals: ScoreSignalsOutput,
+  explanation: ScoreExplanationOutput.optional(),
 };
 
 export const RecalledMemoryOutput = z.discriminatedUnion("layer", [

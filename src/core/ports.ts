@@ -8,6 +8,7 @@ import type {
   ForgetResult,
   LayerCounts,
   MemoryLayer,
+  Outcome,
   SemanticMemory,
 } from "./types.js";
 
@@ -87,6 +88,8 @@ export interface Candidate {
   /** Event time for freshness: when it happened (episodic) or was last used (semantic). */
   event_time: Date;
   access_count: number;
+  /** Episodic memories only. */
+  outcome: Outcome | null;
 }
 
 export type StoredMemory =

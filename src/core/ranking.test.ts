@@ -18,6 +18,7 @@ function candidate(
     search_text: searchText,
     event_time: now,
     access_count: 0,
+    outcome: "success",
     ...overrides,
   };
 }
@@ -119,5 +120,57 @@ describe("ranking", () => {
       { ...DEFAULT_RANKING, floor: 0 },
     );
     expect(results.map((r) => r.id)).toEqual(["rare", "common"]);
+  });
+});
+
+describe("fusion and outcomes", () => {
+  const pool = [
+    candidate("close", 0.9, "x y z"),
+    candidate("keyword", 0.3, "e4012 x y"),
+    candidate("failure", 0.6, "x y z", { outcome: "failure" }),
+    candidate("partial", 0.6, "x y z", { outcome: "partial" }),
+  ];
+
+  it("keeps failures level with successes and ranks partial outcomes a little lower", () => {
+    const results = rankCandidates(
+      [...pool, candidate("success", 0.6, "x y z")],
+      ["e4012"],
+      now,
+      10,
+    );
+    const score = (id: string) => results.find((r) => r.id === id)!.score;
+    expect(score("failure")).toBeCloseTo(score("success"), 10);
+    expect(score("partial")).toBeCloseTo(score("success") * 0.9, 10);
+  });
+
+  it("fuses by reciprocal rank, scaled so that first on every signal would be 1", () => {
+    const rrf = { ...DEFAULT_RANKING, fusion: "rrf" as const };
+    const results = rankCandidates(pool, ["e4012"], now, 10, rrf);
+    for (const result of results) {
+      expect(result.score).toBeGreaterThan(0);
+      expect(result.score).toBeLessThanOrEqual(1);
+      expect(result.explanation.fusion).toBe("rrf");
+    }
+    expect(results[0]!.id).toBe("keyword");
+    expect(results.find((r) => r.id === "keyword")!.explanation.ranks.keyword).toBe(1);
+  });
+
+  it("still drops, under RRF, what the weighted score puts under the floor", () => {
+    const rrf = { ...DEFAULT_RANKING, fusion: "rrf" as const };
+    const results = rankCandidates([candidate("noise", 0.05, "a b c")], ["e4012"], now, 10, rrf);
+    expect(results).toEqual([]);
+  });
+
+  it("explains the raw signals behind a score", () => {
+    const [result] = rankCandidates([candidate("a", 0.8, "deploy x y")], ["deploy"], now, 1);
+    expect(result!.explanation).toMatchObject({
+      fusion: "weighted",
+      vector_similarity: 0.8,
+      freshness: 1,
+      frequency: 0,
+      outcome_weight: 1,
+      ranks: { vector: 1, keyword: 1 },
+    });
+    expect(result!.explanation.bm25).toBeGreaterThan(0);
   });
 });

@@ -1,21 +1,31 @@
 /**
- * Recall ranking, first version: a weighted sum of relevance (vector similarity and BM25
- * keyword score) and priors (freshness and access frequency), cut at a score floor.
+ * Recall ranking. Each candidate has four signals: vector similarity (cosine), keyword
+ * relevance (BM25, normalised), freshness (half-life decay of its event time) and access
+ * frequency (`min(count/10, 1)`).
  *
- * The priors are scaled by relevance, so a brand-new or much-used memory that has nothing to
- * do with the query cannot climb over the floor on freshness alone; the floor is applied to the
- * fused score, so a memory found only by keyword can still be returned.
+ * - `weighted` fusion (default): `w_v·cosine + w_k·BM25 + (w_f·freshness + w_a·frequency)·relevance`,
+ *   where relevance is the weighted cosine/BM25 share. The priors are scaled by relevance, so a
+ *   brand-new or much-used memory that has nothing to do with the query cannot climb over the
+ *   floor on freshness alone.
+ * - `rrf` fusion: reciprocal-rank fusion of the four signals' rankings among the candidates,
+ *   `Σ w_s / (k + rank_s)`, scaled so that first on every signal is 1. Ranks carry no absolute
+ *   relevance, so the floor still gates on the weighted score.
+ *
+ * Outcome weights multiply the score: by default failures weigh as much as successes — a
+ * failure is the lesson an agent most needs to recall — and partial outcomes slightly less.
+ * The floor applies to the fused score, after fusion, so a memory found only by keyword can win.
  */
 import { type Bm25Parameters, type CorpusStats, DEFAULT_BM25, normalisedBm25 } from "./bm25.js";
 import type { Candidate, CandidateSet } from "./ports.js";
 import { searchTokens } from "./search-text.js";
-import type { MemoryLayer, ScoreSignals } from "./types.js";
+import type { MemoryLayer, Outcome, ScoreExplanation, ScoreSignals } from "./types.js";
 
 export interface RankedCandidate {
   layer: MemoryLayer;
   id: string;
   score: number;
   signals: ScoreSignals;
+  explanation: ScoreExplanation;
 }
 
 export interface RankingWeights {
@@ -25,9 +35,15 @@ export interface RankingWeights {
   frequency: number;
 }
 
+export type Fusion = "weighted" | "rrf";
+
 export interface RankingOptions {
   weights: RankingWeights;
   bm25: Bm25Parameters;
+  fusion: Fusion;
+  /** Reciprocal-rank fusion's k: larger values flatten the advantage of the top ranks. */
+  rrfK: number;
+  outcomeWeights: Record<Outcome, number>;
   /** Fused scores below this are dropped: nothing is better than noise. */
   floor: number;
   /** Age at which freshness has halved. */
@@ -37,6 +53,9 @@ export interface RankingOptions {
 export const DEFAULT_RANKING: RankingOptions = {
   weights: { vector: 0.5, keyword: 0.2, freshness: 0.2, frequency: 0.1 },
   bm25: DEFAULT_BM25,
+  fusion: "weighted",
+  rrfK: 60,
+  outcomeWeights: { success: 1, failure: 1, partial: 0.9 },
   floor: 0.2,
   freshnessHalfLifeDays: 30,
 };
@@ -52,38 +71,86 @@ export function frequency(accessCount: number): number {
   return Math.min(accessCount / 10, 1);
 }
 
-export function scoreCandidate(
+interface RawSignals {
+  vector: number;
+  keyword: number;
+  freshness: number;
+  frequency: number;
+}
+
+function rawSignals(
   candidate: Candidate,
   queryTerms: readonly string[],
   corpus: CorpusStats,
   now: Date,
   options: RankingOptions,
-): { score: number; signals: ScoreSignals } {
-  const { weights } = options;
+): RawSignals {
   // A zero query vector (text with no word in it) gives NaN distances in pgvector.
   const similarity = candidate.vector_similarity;
-  const vector = Number.isFinite(similarity) ? Math.max(0, similarity) : 0;
-  const keyword = normalisedBm25(
-    queryTerms,
-    searchTokens(candidate.search_text),
-    corpus,
-    options.bm25,
-  );
-  const fresh = freshness(candidate.event_time, now, options.freshnessHalfLifeDays);
-  const used = frequency(candidate.access_count);
+  return {
+    vector: Number.isFinite(similarity) ? Math.max(0, similarity) : 0,
+    keyword: normalisedBm25(queryTerms, searchTokens(candidate.search_text), corpus, options.bm25),
+    freshness: freshness(candidate.event_time, now, options.freshnessHalfLifeDays),
+    frequency: frequency(candidate.access_count),
+  };
+}
+
+/** The weighted fusion of one candidate's signals, before its outcome weight. */
+function weightedSignals(raw: RawSignals, weights: RankingWeights): ScoreSignals {
   const relevanceWeight = weights.vector + weights.keyword;
   const relevance =
     relevanceWeight > 0
-      ? (weights.vector * vector + weights.keyword * keyword) / relevanceWeight
+      ? (weights.vector * raw.vector + weights.keyword * raw.keyword) / relevanceWeight
       : 0;
-  const signals: ScoreSignals = {
-    vector: weights.vector * vector,
-    keyword: weights.keyword * keyword,
-    freshness: weights.freshness * fresh * relevance,
-    frequency: weights.frequency * used * relevance,
+  return {
+    vector: weights.vector * raw.vector,
+    keyword: weights.keyword * raw.keyword,
+    freshness: weights.freshness * raw.freshness * relevance,
+    frequency: weights.frequency * raw.frequency * relevance,
   };
-  const score = signals.vector + signals.keyword + signals.freshness + signals.frequency;
-  return { score, signals };
+}
+
+const sum = (signals: ScoreSignals) =>
+  signals.vector + signals.keyword + signals.freshness + signals.frequency;
+
+function scale(signals: ScoreSignals, factor: number): ScoreSignals {
+  return {
+    vector: signals.vector * factor,
+    keyword: signals.keyword * factor,
+    freshness: signals.freshness * factor,
+    frequency: signals.frequency * factor,
+  };
+}
+
+/** 1-based rank of each candidate on one signal; ties share the better rank. */
+function ranksBy(values: readonly number[]): number[] {
+  const order = values.map((value, index) => ({ value, index })).sort((a, b) => b.value - a.value);
+  const ranks = new Array<number>(values.length);
+  order.forEach((entry, position) => {
+    const previous = order[position - 1];
+    ranks[entry.index] =
+      previous && previous.value === entry.value ? ranks[previous.index]! : position + 1;
+  });
+  return ranks;
+}
+
+function rrfSignals(
+  ranks: Record<keyof RawSignals, number>,
+  raw: RawSignals,
+  options: RankingOptions,
+): ScoreSignals {
+  const { weights, rrfK } = options;
+  const best =
+    (weights.vector + weights.keyword + weights.freshness + weights.frequency) / (rrfK + 1);
+  // A signal that is zero says nothing about this candidate: it earns no rank credit.
+  const part = (weight: number, rank: number, value: number) =>
+    value > 0 && best > 0 ? weight / (rrfK + rank) / best : 0;
+  return {
+    vector: part(weights.vector, ranks.vector, raw.vector),
+    keyword: part(weights.keyword, ranks.keyword, raw.keyword),
+    freshness: part(weights.freshness, ranks.freshness, raw.freshness),
+    frequency: part(weights.frequency, ranks.frequency, raw.frequency),
+  };
 }
 
 /**
@@ -97,16 +164,49 @@ export function rankCandidates(
   options: RankingOptions,
 ): RankedCandidate[] {
   const seen = new Set<string>();
-  const ranked: RankedCandidate[] = [];
+  const pool: { candidate: Candidate; raw: RawSignals }[] = [];
   for (const { candidates, corpus } of sets) {
     for (const candidate of candidates) {
       if (seen.has(candidate.id)) continue;
       seen.add(candidate.id);
-      const { score, signals } = scoreCandidate(candidate, queryTerms, corpus, now, options);
-      if (score < options.floor) continue;
-      ranked.push({ layer: candidate.layer, id: candidate.id, score, signals });
+      pool.push({ candidate, raw: rawSignals(candidate, queryTerms, corpus, now, options) });
     }
   }
+  const signalRanks = {
+    vector: ranksBy(pool.map(({ raw }) => raw.vector)),
+    keyword: ranksBy(pool.map(({ raw }) => raw.keyword)),
+    freshness: ranksBy(pool.map(({ raw }) => raw.freshness)),
+    frequency: ranksBy(pool.map(({ raw }) => raw.frequency)),
+  };
+  const ranked: RankedCandidate[] = [];
+  pool.forEach(({ candidate, raw }, index) => {
+    const outcomeWeight = candidate.outcome ? options.outcomeWeights[candidate.outcome] : 1;
+    const weighted = scale(weightedSignals(raw, options.weights), outcomeWeight);
+    if (sum(weighted) < options.floor) return;
+    const ranks = {
+      vector: signalRanks.vector[index]!,
+      keyword: signalRanks.keyword[index]!,
+      freshness: signalRanks.freshness[index]!,
+      frequency: signalRanks.frequency[index]!,
+    };
+    const signals =
+      options.fusion === "rrf" ? scale(rrfSignals(ranks, raw, options), outcomeWeight) : weighted;
+    ranked.push({
+      layer: candidate.layer,
+      id: candidate.id,
+      score: sum(signals),
+      signals,
+      explanation: {
+        fusion: options.fusion,
+        vector_similarity: raw.vector,
+        bm25: raw.keyword,
+        freshness: raw.freshness,
+        frequency: raw.frequency,
+        outcome_weight: outcomeWeight,
+        ranks,
+      },
+    });
+  });
   ranked.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
   return ranked.slice(0, topK);
 }

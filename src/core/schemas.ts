@@ -147,6 +147,10 @@ export function recallInputSchema(maxTopK: number) {
     user_id: optionalText(LIMITS.scopeChars).describe("Only memories of this user."),
     agent_id: optionalText(LIMITS.scopeChars).describe("Only memories of this agent."),
     include_archived: z.boolean().default(false).describe("Also search archived (cold) memories."),
+    explain: z
+      .boolean()
+      .default(false)
+      .describe("Add each result's raw ranking signals and ranks (for tuning and debugging)."),
     min_score: z
       .number()
       .min(0)

@@ -194,7 +194,9 @@ export class MemoryService implements MemoryApi {
       floor: request.min_score ?? this.options.ranking.floor,
     };
     const ranked = rankCandidates(sets, keywords, now, request.top_k, ranking);
-    return { results: await this.fetchRecalled(ranked, now) };
+    const results = await this.fetchRecalled(ranked, now);
+    if (!request.explain) for (const result of results) delete result.explanation;
+    return { results };
   }
 
   /**
@@ -217,14 +219,14 @@ export class MemoryService implements MemoryApi {
         this.options.logger.warn("could not record memory access", { error: String(error) }),
     );
     // A memory hard-deleted between ranking and fetching is simply not returned.
-    return ranked.flatMap(({ id, score, signals }) => {
+    return ranked.flatMap(({ id, score, signals, explanation }) => {
       const row = rows.get(id);
       if (!row) return [];
       const access_count = row.access_count + 1;
       return [
         row.layer === "episodic"
-          ? { ...row, access_count, last_accessed_at: now, score, signals }
-          : { ...row, access_count, last_used_at: now, score, signals },
+          ? { ...row, access_count, last_accessed_at: now, score, signals, explanation }
+          : { ...row, access_count, last_used_at: now, score, signals, explanation },
       ];
     });
   }

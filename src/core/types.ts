@@ -65,9 +65,31 @@ export interface ScoreSignals {
   frequency: number;
 }
 
+/** Why a memory scored what it did (`explain: true`): the raw signals before weighting. */
+export interface ScoreExplanation {
+  fusion: "weighted" | "rrf";
+  /** Cosine similarity to the query, 0..1. */
+  vector_similarity: number;
+  /** BM25, normalised to 0..1 against an average document holding every query word once. */
+  bm25: number;
+  /** 1 now, 0.5 one half-life ago. */
+  freshness: number;
+  /** min(access_count / 10, 1). */
+  frequency: number;
+  outcome_weight: number;
+  /** 1-based rank of this memory on each signal among the candidates. */
+  ranks: { vector: number; keyword: number; freshness: number; frequency: number };
+}
+
+interface Scored {
+  score: number;
+  signals: ScoreSignals;
+  explanation?: ScoreExplanation;
+}
+
 export type RecalledMemory =
-  | ({ layer: "episodic"; score: number; signals: ScoreSignals } & EpisodicMemory)
-  | ({ layer: "semantic"; score: number; signals: ScoreSignals } & SemanticMemory);
+  | ({ layer: "episodic" } & Scored & EpisodicMemory)
+  | ({ layer: "semantic" } & Scored & SemanticMemory);
 
 export interface LayerCounts {
   total: number;

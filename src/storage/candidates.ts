@@ -6,7 +6,7 @@
  */
 import type { CorpusStats } from "../core/bm25.js";
 import type { Candidate, CandidateFilter, CandidateQuery, CandidateSet } from "../core/ports.js";
-import type { MemoryLayer } from "../core/types.js";
+import type { MemoryLayer, Outcome } from "../core/types.js";
 import { type SqlExecutor, toVectorLiteral } from "./executor.js";
 import { TABLE, USAGE_TABLE } from "./rows.js";
 
@@ -58,6 +58,7 @@ interface CandidateRow {
   search_text: string;
   event_time: Date;
   access_count: number;
+  outcome: Outcome | null;
   vector_similarity: number;
   documents: number;
   tokens: number;
@@ -94,6 +95,7 @@ export async function findCandidates(
        ${query.keywords.length > 0 ? keywordBranches(table, where) : ""}
      )
      SELECT m.id, m.search_text, ${EVENT_TIME[query.layer]} AS event_time,
+            ${query.layer === "episodic" ? "m.outcome" : "NULL"} AS outcome,
             COALESCE(u.access_count, 0) AS access_count,
             1 - (m.embedding <=> $1::vector) AS vector_similarity,
             s.documents::float8 AS documents, s.tokens::float8 AS tokens,
@@ -117,6 +119,7 @@ export async function findCandidates(
       search_text: row.search_text,
       event_time: row.event_time,
       access_count: row.access_count,
+      outcome: row.outcome,
       vector_similarity: Number(row.vector_similarity),
     }),
   );

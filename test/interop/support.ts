@@ -135,6 +135,7 @@ export async function expectToolList(client: Client): Promise<void> {
   expect(Object.keys(recall.properties ?? {}).sort()).toEqual(
     [
       "agent_id",
+      "explain",
       "include_archived",
       "memory_layer",
       "min_score",

@@ -13,6 +13,7 @@ const FLAGS = {
   user_id: "--user",
   agent_id: "--agent",
   min_score: "--min-score",
+  explain: "--explain",
 };
 
 interface RecallOptions {
@@ -24,6 +25,7 @@ interface RecallOptions {
   agent?: string;
   minScore?: string;
   includeArchived?: boolean;
+  explain?: boolean;
   json?: boolean;
 }
 
@@ -34,6 +36,17 @@ function describe(result: RecalledMemory): string {
     return `${head}  ${result.task_type}  ${result.outcome}  ${when}\n    ${result.summary}`;
   }
   return `${head}  confidence ${result.confidence}\n    ${result.key_text}\n    → ${result.value_text}`;
+}
+
+function explain(result: RecalledMemory): string {
+  const e = result.explanation;
+  if (!e) return "";
+  const f = (value: number) => value.toFixed(3);
+  return (
+    `\n    why: ${e.fusion}  cosine ${f(e.vector_similarity)} (#${e.ranks.vector})  ` +
+    `bm25 ${f(e.bm25)} (#${e.ranks.keyword})  freshness ${f(e.freshness)}  ` +
+    `frequency ${f(e.frequency)}  outcome ×${e.outcome_weight}`
+  );
 }
 
 export function registerRecall(program: Command): void {
@@ -49,6 +62,7 @@ export function registerRecall(program: Command): void {
     .option("--agent <id>", "only memories of this agent")
     .option("--min-score <0..1>", "score floor; default the configured one")
     .option("--include-archived", "also search archived memories")
+    .option("--explain", "show each result's raw ranking signals and ranks")
     .option("--json", "print the result as JSON")
     .action(async (query: string, options: RecallOptions, command: Command) => {
       await withHindsight(command, options, FLAGS, async (memory) => {
@@ -63,12 +77,13 @@ export function registerRecall(program: Command): void {
             agent_id: options.agent,
             min_score: numeric(options.minScore),
             include_archived: options.includeArchived,
+            explain: options.explain,
           }),
         );
         printResult(result, options, () =>
           result.results.length === 0
             ? "no memories above the score floor"
-            : result.results.map(describe).join("\n"),
+            : result.results.map((r) => describe(r) + explain(r)).join("\n"),
         );
       });
     });
