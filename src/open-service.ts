@@ -42,6 +42,7 @@ export async function openService(
       fusion: config.recall.fusion,
       rrfK: config.recall.rrfK,
       outcomeWeights: config.recall.outcomeWeights,
+      timeWeight: config.recall.timeWeight,
     },
   });
   try {

@@ -110,6 +110,43 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       expect(results).toEqual([]);
     });
 
+    it("understands periods named in the query, in English and Chinese", async () => {
+      // The clock says Monday 2025-03-10; "yesterday" is Sunday 03-09, "last week" 03-03..03-09.
+      const old = await memory.storeEpisodic({
+        task_type: "ops",
+        summary: "Rotated the database credentials for the payments cluster",
+        outcome: "success",
+        occurred_at: "2025-01-15T10:00:00Z",
+      });
+      const recent = await memory.storeEpisodic({
+        task_type: "ops",
+        summary: "Rotated the database credentials for the search cluster",
+        outcome: "success",
+        occurred_at: "2025-03-09T15:00:00Z",
+      });
+      const english = await memory.recall({
+        query_text: "which credentials did I rotate yesterday?",
+      });
+      expect(english.results[0]?.id).toBe(recent.id);
+      expect(english.time_expressions?.[0]).toMatchObject({
+        text: "yesterday",
+        precision: "exact",
+      });
+
+      const chinese = await memory.recall({ query_text: "上周做了什么", explain: true });
+      expect(chinese.results.map((r) => r.id)).toContain(recent.id);
+      expect(chinese.results.find((r) => r.id === recent.id)?.explanation?.time_match).toBe(1);
+      expect(chinese.results.map((r) => r.id)).not.toContain(old.id);
+
+      // Relative to another moment, in another time zone.
+      const then = await memory.recall({
+        query_text: "credentials rotated yesterday",
+        query_time: "2025-01-16T09:00:00+08:00",
+        time_zone: "Asia/Shanghai",
+      });
+      expect(then.results[0]?.id).toBe(old.id);
+    });
+
     it("filters by task type, time range and user before ranking", async () => {
       // A zero floor isolates the filters from ranking.
       const byType = await memory.recall({

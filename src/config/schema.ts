@@ -50,6 +50,7 @@ export const HindsightConfig = z.strictObject({
       candidateLimit: z.number().int().min(5).max(1000).default(30),
       freshnessHalfLifeDays: z.number().positive().default(DEFAULT_RANKING.freshnessHalfLifeDays),
       fusion: z.enum(["weighted", "rrf"]).default(DEFAULT_RANKING.fusion),
+      timeWeight: Weight.default(DEFAULT_RANKING.timeWeight),
       rrfK: z.number().positive().default(DEFAULT_RANKING.rrfK),
       outcomeWeights: z
         .strictObject({
@@ -79,6 +80,7 @@ export const HindsightConfig = z.strictObject({
       freshnessHalfLifeDays: DEFAULT_RANKING.freshnessHalfLifeDays,
       bm25: DEFAULT_RANKING.bm25,
       fusion: DEFAULT_RANKING.fusion,
+      timeWeight: DEFAULT_RANKING.timeWeight,
       rrfK: DEFAULT_RANKING.rrfK,
       outcomeWeights: DEFAULT_RANKING.outcomeWeights,
       weights: DEFAULT_RANKING.weights,

@@ -56,6 +56,7 @@ export const ScoreSignalsOutput = z
     keyword: z.number(),
     freshness: z.number(),
     frequency: z.number(),
+    time: z.number(),
   })
   .describe("Each ranking signal's contribution; they sum to the score.");
 
@@ -67,6 +68,7 @@ export const ScoreExplanationOutput = z
     freshness: z.number(),
     frequency: z.number(),
     outcome_weight: z.number(),
+    time_match: z.number(),
     ranks: z.object({
       vector: z.number().int(),
       keyword: z.number().int(),
@@ -87,8 +89,19 @@ export const RecalledMemoryOutput = z.discriminatedUnion("layer", [
   SemanticMemoryOutput.extend({ layer: z.literal("semantic"), ...Scored }),
 ]);
 
+export const TimeExpressionOutput = z.object({
+  text: z.string().describe("The phrase as it appears in the query."),
+  from: Instant,
+  to: Instant,
+  precision: z.enum(["exact", "approximate"]),
+});
+
 export const RecallOutput = z.object({
   results: z.array(RecalledMemoryOutput).describe("Best first."),
+  time_expressions: z
+    .array(TimeExpressionOutput)
+    .optional()
+    .describe("Periods the query names, which boosted memories from those times."),
 });
 
 export const StoreOutput = z.object({ id: z.uuid() });

@@ -68,6 +68,8 @@ export interface CandidateQuery {
   filter: CandidateFilter;
   /** How many nearest neighbours and how many keyword hits to fetch, each. */
   limit: number;
+  /** A period the query names: its nearest neighbours are fetched too (see ranking). */
+  window?: { from: Date; to: Date };
 }
 
 /** Candidates of one layer, with the corpus statistics their keyword scores need. */

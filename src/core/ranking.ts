@@ -11,6 +11,11 @@
  *   `Σ w_s / (k + rank_s)`, scaled so that first on every signal is 1. Ranks carry no absolute
  *   relevance, so the floor still gates on the weighted score.
  *
+ * A period named in the query ("last week", "上周三") adds a time signal to the episodes that
+ * happened in it — fading with distance outside it — rather than filtering: a misread phrase
+ * then reorders results instead of hiding them. It is not scaled by relevance, because the
+ * period is itself what the query asks for ("what did I do yesterday").
+ *
  * Outcome weights multiply the score: by default failures weigh as much as successes — a
  * failure is the lesson an agent most needs to recall — and partial outcomes slightly less.
  * The floor applies to the fused score, after fusion, so a memory found only by keyword can win.
@@ -48,6 +53,13 @@ export interface RankingOptions {
   floor: number;
   /** Age at which freshness has halved. */
   freshnessHalfLifeDays: number;
+  /** Weight of the time signal when the query names a period. */
+  timeWeight: number;
+}
+
+export interface TimeWindow {
+  from: Date;
+  to: Date;
 }
 
 export const DEFAULT_RANKING: RankingOptions = {
@@ -58,6 +70,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   outcomeWeights: { success: 1, failure: 1, partial: 0.9 },
   floor: 0.2,
   freshnessHalfLifeDays: 30,
+  timeWeight: 0.3,
 };
 
 const DAY_MS = 86_400_000;
@@ -69,6 +82,22 @@ export function freshness(eventTime: Date, now: Date, halfLifeDays: number): num
 
 export function frequency(accessCount: number): number {
   return Math.min(accessCount / 10, 1);
+}
+
+/**
+ * 1 inside any of the windows; outside, `exp(-distance / span)` with the span of the nearest
+ * window (at least a day), so "last week" still slightly prefers the days around it.
+ */
+export function timeMatch(eventTime: Date, windows: readonly TimeWindow[]): number {
+  let best = 0;
+  const at = eventTime.getTime();
+  for (const { from, to } of windows) {
+    if (at >= from.getTime() && at <= to.getTime()) return 1;
+    const distance = at < from.getTime() ? from.getTime() - at : at - to.getTime();
+    const span = Math.max(to.getTime() - from.getTime(), DAY_MS);
+    best = Math.max(best, Math.exp(-distance / span));
+  }
+  return best;
 }
 
 interface RawSignals {
@@ -96,7 +125,7 @@ function rawSignals(
 }
 
 /** The weighted fusion of one candidate's signals, before its outcome weight. */
-function weightedSignals(raw: RawSignals, weights: RankingWeights): ScoreSignals {
+function weightedSignals(raw: RawSignals, weights: RankingWeights): Omit<ScoreSignals, "time"> {
   const relevanceWeight = weights.vector + weights.keyword;
   const relevance =
     relevanceWeight > 0
@@ -111,7 +140,7 @@ function weightedSignals(raw: RawSignals, weights: RankingWeights): ScoreSignals
 }
 
 const sum = (signals: ScoreSignals) =>
-  signals.vector + signals.keyword + signals.freshness + signals.frequency;
+  signals.vector + signals.keyword + signals.freshness + signals.frequency + signals.time;
 
 function scale(signals: ScoreSignals, factor: number): ScoreSignals {
   return {
@@ -119,6 +148,7 @@ function scale(signals: ScoreSignals, factor: number): ScoreSignals {
     keyword: signals.keyword * factor,
     freshness: signals.freshness * factor,
     frequency: signals.frequency * factor,
+    time: signals.time * factor,
   };
 }
 
@@ -138,7 +168,7 @@ function rrfSignals(
   ranks: Record<keyof RawSignals, number>,
   raw: RawSignals,
   options: RankingOptions,
-): ScoreSignals {
+): Omit<ScoreSignals, "time"> {
   const { weights, rrfK } = options;
   const best =
     (weights.vector + weights.keyword + weights.freshness + weights.frequency) / (rrfK + 1);
@@ -162,6 +192,7 @@ export function rankCandidates(
   now: Date,
   topK: number,
   options: RankingOptions,
+  timeWindows: readonly TimeWindow[] = [],
 ): RankedCandidate[] {
   const seen = new Set<string>();
   const pool: { candidate: Candidate; raw: RawSignals }[] = [];
@@ -181,7 +212,11 @@ export function rankCandidates(
   const ranked: RankedCandidate[] = [];
   pool.forEach(({ candidate, raw }, index) => {
     const outcomeWeight = candidate.outcome ? options.outcomeWeights[candidate.outcome] : 1;
-    const weighted = scale(weightedSignals(raw, options.weights), outcomeWeight);
+    // Only episodes have an event time a query's period can refer to.
+    const matched =
+      candidate.layer === "episodic" ? timeMatch(candidate.event_time, timeWindows) : 0;
+    const time = options.timeWeight * matched;
+    const weighted = scale({ ...weightedSignals(raw, options.weights), time }, outcomeWeight);
     if (sum(weighted) < options.floor) return;
     const ranks = {
       vector: signalRanks.vector[index]!,
@@ -190,7 +225,9 @@ export function rankCandidates(
       frequency: signalRanks.frequency[index]!,
     };
     const signals =
-      options.fusion === "rrf" ? scale(rrfSignals(ranks, raw, options), outcomeWeight) : weighted;
+      options.fusion === "rrf"
+        ? scale({ ...rrfSignals(ranks, raw, options), time }, outcomeWeight)
+        : weighted;
     ranked.push({
       layer: candidate.layer,
       id: candidate.id,
@@ -203,6 +240,7 @@ export function rankCandidates(
         freshness: raw.freshness,
         frequency: raw.frequency,
         outcome_weight: outcomeWeight,
+        time_match: matched,
         ranks,
       },
     });

@@ -21,6 +21,15 @@ export const LIMITS = {
   topK: 20,
 } as const;
 
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const text = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
 const optionalText = (max: number) =>
   z.string().trim().min(1, "must not be empty").max(max).optional();
@@ -146,6 +155,14 @@ export function recallInputSchema(maxTopK: number) {
     time_range: TimeRangeText.optional(),
     user_id: optionalText(LIMITS.scopeChars).describe("Only memories of this user."),
     agent_id: optionalText(LIMITS.scopeChars).describe("Only memories of this agent."),
+    query_time: Instant.optional().describe(
+      "The moment the query is asked, for phrases like 'yesterday' or '上周三' (ISO 8601); defaults to now.",
+    ),
+    time_zone: z
+      .string()
+      .refine(isTimeZone, "must be an IANA time zone such as Asia/Shanghai")
+      .optional()
+      .describe("Time zone whose days 'yesterday' or '上周三' mean; defaults to UTC."),
     include_archived: z.boolean().default(false).describe("Also search archived (cold) memories."),
     explain: z
       .boolean()

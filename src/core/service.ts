@@ -15,7 +15,12 @@ import type {
   NewEpisodic,
   StoredMemory,
 } from "./ports.js";
-import { type RankedCandidate, type RankingOptions, rankCandidates } from "./ranking.js";
+import {
+  type RankedCandidate,
+  type RankingOptions,
+  rankCandidates,
+  type TimeWindow,
+} from "./ranking.js";
 import {
   ForgetInput,
   LIMITS,
@@ -27,6 +32,7 @@ import {
 } from "./schemas.js";
 import { searchText, searchTokens } from "./search-text.js";
 import { extractiveSummary, type SummaryResult, type TokenCounter } from "./summarize.js";
+import { findTimeExpressions, stripTimeExpressions } from "./time-expressions.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import type { ForgetResult, MemoryLayer, MemoryStats, RecalledMemory } from "./types.js";
 import { validate } from "./validate.js";
@@ -50,6 +56,16 @@ export interface RecallOptions {
 
 export interface RecallResponse {
   results: RecalledMemory[];
+  /** Periods the query named ("last week", "上周三"), which boosted memories from then. */
+  time_expressions?: { text: string; from: Date; to: Date; precision: "exact" | "approximate" }[];
+}
+
+/** The smallest period covering all the windows: where to look for memories from then. */
+function spanOf(windows: readonly TimeWindow[]): TimeWindow {
+  return {
+    from: new Date(Math.min(...windows.map((window) => window.from.getTime()))),
+    to: new Date(Math.max(...windows.map((window) => window.to.getTime()))),
+  };
 }
 
 /** Library callers may pass Dates where the wire format has ISO strings. */
@@ -166,9 +182,24 @@ export class MemoryService implements MemoryApi {
     if (typeof range === "string") throw invalidInput("time_range", range);
     const layers: MemoryLayer[] =
       request.memory_layer === "all" ? ["episodic", "semantic"] : [request.memory_layer];
-    const [embedding] = await this.embed([request.query_text]);
+    const now = this.clock.now();
+    // Periods named in the query boost memories from then, unless an explicit range filters.
+    const expressions = request.time_range
+      ? []
+      : findTimeExpressions(
+          request.query_text,
+          request.query_time ? parseInstant(request.query_time)! : now,
+          {
+            ...(request.time_zone ? { timeZone: request.time_zone } : {}),
+          },
+        );
+    const windows = expressions.map(({ from, to }) => ({ from, to }));
+    // "yesterday" is not a word to look for in memories: search what the query is about.
+    const about =
+      stripTimeExpressions(request.query_text, expressions).trim() || request.query_text;
+    const [embedding] = await this.embed([about]);
     await this.pendingAccess;
-    const keywords = [...new Set(searchTokens(searchText(request.query_text)))];
+    const keywords = [...new Set(searchTokens(searchText(about)))];
     const filter = {
       ...(request.task_type_filter === undefined ? {} : { task_type: request.task_type_filter }),
       ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
@@ -185,18 +216,25 @@ export class MemoryService implements MemoryApi {
           keywords,
           filter,
           limit: Math.max(this.options.candidateLimit, request.top_k * 2),
+          ...(windows.length > 0 ? { window: spanOf(windows) } : {}),
         }),
       );
     }
-    const now = this.clock.now();
     const ranking = {
       ...this.options.ranking,
       floor: request.min_score ?? this.options.ranking.floor,
     };
-    const ranked = rankCandidates(sets, keywords, now, request.top_k, ranking);
+    const ranked = rankCandidates(sets, keywords, now, request.top_k, ranking, windows);
     const results = await this.fetchRecalled(ranked, now);
     if (!request.explain) for (const result of results) delete result.explanation;
-    return { results };
+    if (expressions.length === 0) return { results };
+    const time_expressions = expressions.map(({ text, from, to, precision }) => ({
+      text,
+      from,
+      to,
+      precision,
+    }));
+    return { results, time_expressions };
   }
 
   /**

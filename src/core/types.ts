@@ -63,6 +63,8 @@ export interface ScoreSignals {
   keyword: number;
   freshness: number;
   frequency: number;
+  /** Boost for falling in a period the query names ("last week", "上周三"); 0 when it names none. */
+  time: number;
 }
 
 /** Why a memory scored what it did (`explain: true`): the raw signals before weighting. */
@@ -77,6 +79,8 @@ export interface ScoreExplanation {
   /** min(access_count / 10, 1). */
   frequency: number;
   outcome_weight: number;
+  /** 1 inside a period the query names, decaying outside it; 0 when it names none. */
+  time_match: number;
   /** 1-based rank of this memory on each signal among the candidates. */
   ranks: { vector: number; keyword: number; freshness: number; frequency: number };
 }

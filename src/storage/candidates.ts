@@ -82,6 +82,14 @@ export async function findCandidates(
   };
   const where = whereClause(query.layer, query.filter, bind);
   const table = TABLE[query.layer];
+  // Memories from a period the query names, nearest first, even when other words dominate.
+  const windowBranch =
+    query.window && query.layer === "episodic"
+      ? `UNION
+         (SELECT m.id FROM ${table} m WHERE ${where}
+            AND m.occurred_at BETWEEN ${bind(query.window.from)} AND ${bind(query.window.to)}
+          ORDER BY m.embedding <=> $1::vector LIMIT $2)`
+      : "";
   const rows = await db.query<CandidateRow>(
     `WITH query_terms AS MATERIALIZED (
        SELECT term, df FROM search_terms WHERE layer = $3 AND term = ANY($4::text[])
@@ -93,6 +101,7 @@ export async function findCandidates(
      ), hits AS (
        (SELECT m.id FROM ${table} m WHERE ${where} ORDER BY m.embedding <=> $1::vector LIMIT $2)
        ${query.keywords.length > 0 ? keywordBranches(table, where) : ""}
+       ${windowBranch}
      )
      SELECT m.id, m.search_text, ${EVENT_TIME[query.layer]} AS event_time,
             ${query.layer === "episodic" ? "m.outcome" : "NULL"} AS outcome,

@@ -140,8 +140,10 @@ export async function expectToolList(client: Client): Promise<void> {
       "memory_layer",
       "min_score",
       "query_text",
+      "query_time",
       "task_type_filter",
       "time_range",
+      "time_zone",
       "top_k",
       "user_id",
     ].sort(),
@@ -160,7 +162,10 @@ export async function expectToolList(client: Client): Promise<void> {
     default: 200,
   });
   expect(byName.memory_stats!.inputSchema.properties).toEqual({});
-  expect(Object.keys(byName.memory_recall!.outputSchema?.properties ?? {})).toEqual(["results"]);
+  expect(Object.keys(byName.memory_recall!.outputSchema?.properties ?? {})).toEqual([
+    "results",
+    "time_expressions",
+  ]);
 }
 
 /** store → recall → summarize → forget → stats, checking structured content and text. */

@@ -14,6 +14,8 @@ const FLAGS = {
   agent_id: "--agent",
   min_score: "--min-score",
   explain: "--explain",
+  query_time: "--query-time",
+  time_zone: "--time-zone",
 };
 
 interface RecallOptions {
@@ -25,6 +27,8 @@ interface RecallOptions {
   agent?: string;
   minScore?: string;
   includeArchived?: boolean;
+  queryTime?: string;
+  timeZone?: string;
   explain?: boolean;
   json?: boolean;
 }
@@ -61,6 +65,11 @@ export function registerRecall(program: Command): void {
     .option("--user <id>", "only memories of this user")
     .option("--agent <id>", "only memories of this agent")
     .option("--min-score <0..1>", "score floor; default the configured one")
+    .option(
+      "--query-time <iso>",
+      "when the query is asked, for 'yesterday' or '上周三'; default now",
+    )
+    .option("--time-zone <zone>", "IANA time zone of those days, e.g. Asia/Shanghai; default UTC")
     .option("--include-archived", "also search archived memories")
     .option("--explain", "show each result's raw ranking signals and ranks")
     .option("--json", "print the result as JSON")
@@ -77,6 +86,8 @@ export function registerRecall(program: Command): void {
             agent_id: options.agent,
             min_score: numeric(options.minScore),
             include_archived: options.includeArchived,
+            query_time: options.queryTime,
+            time_zone: options.timeZone,
             explain: options.explain,
           }),
         );
