@@ -3,6 +3,7 @@
  * The `hindsight` command line: a thin layer over the library.
  */
 import { Command, CommanderError } from "commander";
+import { registerEval } from "./commands/eval.js";
 import { registerForget } from "./commands/forget.js";
 import { registerMcp } from "./commands/mcp.js";
 import { registerMigrate } from "./commands/migrate.js";
@@ -33,6 +34,7 @@ for (const register of [
   registerMigrate,
   registerMcp,
   registerServe,
+  registerEval,
 ]) {
   register(program);
 }

@@ -77,6 +77,7 @@ function quiet(logger: Logger): Logger {
  */
 export class BankPool {
   private spare: { service: MemoryService; ids: string[] } | undefined;
+  private banks = 0;
   private readonly runtime: EvalRuntime;
   private readonly options: BankOptions;
 
@@ -92,14 +93,14 @@ export class BankPool {
       const { service, ids } = this.spare;
       this.spare = undefined;
       await empty(service, ids);
-      return new Bank(service, true);
+      return new Bank(service, true, ++this.banks);
     }
     const service = await openService(this.runtime.config, {
       logger: quiet(this.runtime.logger),
       embedder: this.runtime.embedder,
       ...(this.options.clock ? { clock: this.options.clock } : {}),
     });
-    return new Bank(service, reusable);
+    return new Bank(service, reusable, ++this.banks);
   }
 
   async release(bank: Bank): Promise<void> {
@@ -117,28 +118,49 @@ export class BankPool {
   }
 }
 
+/**
+ * A bank gives its memories ids that grow in storing order (unless the item brings its own):
+ * recall breaks score ties by id, so ties fall the same way on every run, earliest first.
+ */
 export class Bank {
   readonly service: MemoryService;
   readonly reusable: boolean;
   /** Every memory stored, so the bank can be emptied. */
   readonly ids: string[] = [];
+  private readonly number: number;
 
-  constructor(service: MemoryService, reusable: boolean) {
+  constructor(service: MemoryService, reusable: boolean, number: number) {
     this.service = service;
     this.reusable = reusable;
+    this.number = number;
+  }
+
+  /** The item with the next sequential id, unless it brings its own. */
+  private withId(item: unknown, position: number): unknown {
+    if (item === null || typeof item !== "object" || "id" in item) return item;
+    return { id: sequentialUuid(this.number, position), ...item };
   }
 
   async storeEpisodic(items: readonly unknown[]): Promise<string[]> {
-    const { ids } = await this.service.storeEpisodicBatch(items);
+    const start = this.ids.length;
+    const { ids } = await this.service.storeEpisodicBatch(
+      items.map((item, index) => this.withId(item, start + index)),
+    );
     this.ids.push(...ids);
     return ids;
   }
 
   async storeSemantic(item: unknown): Promise<string> {
-    const { id } = await this.service.storeSemantic(item);
+    const { id } = await this.service.storeSemantic(this.withId(item, this.ids.length));
     this.ids.push(id);
     return id;
   }
+}
+
+/** A valid version-4-shaped UUID whose text orders by (bank, index). */
+export function sequentialUuid(bank: number, index: number): string {
+  const hex = (value: number, width: number) => value.toString(16).padStart(width, "0");
+  return `${hex(bank, 8)}-0000-4000-8000-${hex(index, 12)}`;
 }
 
 async function empty(service: MemoryService, ids: readonly string[]): Promise<void> {

@@ -54,7 +54,10 @@ export async function readJson(file: string): Promise<unknown> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw invalidInput("data", `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    throw invalidInput(
+      "data",
+      `cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+    );
   }
   try {
     return JSON.parse(text);
@@ -69,7 +72,10 @@ export async function jsonFiles(path: string): Promise<string[]> {
   try {
     info = await stat(path);
   } catch (error) {
-    throw invalidInput("data", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`);
+    throw invalidInput(
+      "data",
+      `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? error}`,
+    );
   }
   if (!info.isDirectory()) return [path];
   const names = (await readdir(path)).filter((name) => name.endsWith(".json")).sort();

@@ -190,7 +190,7 @@ export async function runLocomo(
               source: conversation.sample_id,
             })),
           );
-          ids.forEach((id, index) => diaIds.set(id, chunk[index]!.dia_id));
+          for (const [index, id] of ids.entries()) diaIds.set(id, chunk[index]!.dia_id);
           turns += chunk.length;
           progress.tick(chunk.length);
         }

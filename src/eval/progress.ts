@@ -43,6 +43,7 @@ export function createProgress(options: ProgressOptions): Progress {
   let status = "";
   let lastDraw = Number.NEGATIVE_INFINITY;
   let lastTenth = 0;
+  let lastPrinted = -1;
   let finished = false;
 
   const describe = () => {
@@ -67,8 +68,9 @@ export function createProgress(options: ProgressOptions): Progress {
       return;
     }
     const tenth = Math.floor(share * 10);
-    if (!force && tenth <= lastTenth) return;
+    if (force ? done === lastPrinted : tenth <= lastTenth) return;
     lastTenth = tenth;
+    lastPrinted = done;
     stream.write(`${options.label}: ${text}\n`);
   };
 
