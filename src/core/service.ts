@@ -52,6 +52,11 @@ export interface MemoryServiceOptions {
 export interface RecallOptions {
   /** Allows top_k above the public limit of 20 (evaluations measure recall@25 and more). */
   maxTopK?: number;
+  /**
+   * Counts the recall as an access to each result (default). Evaluations turn it off: one
+   * question's recall must not change how the next one ranks.
+   */
+  recordAccess?: boolean;
 }
 
 export interface RecallResponse {
@@ -225,7 +230,7 @@ export class MemoryService implements MemoryApi {
       floor: request.min_score ?? this.options.ranking.floor,
     };
     const ranked = rankCandidates(sets, keywords, now, request.top_k, ranking, windows);
-    const results = await this.fetchRecalled(ranked, now);
+    const results = await this.fetchRecalled(ranked, now, options.recordAccess ?? true);
     if (!request.explain) for (const result of results) delete result.explanation;
     if (expressions.length === 0) return { results };
     const time_expressions = expressions.map(({ text, from, to, precision }) => ({
@@ -242,14 +247,18 @@ export class MemoryService implements MemoryApi {
    * written behind the response, off the recall's critical path; the next recall waits for it,
    * so this process always reads its own counts.
    */
-  private async fetchRecalled(ranked: RankedCandidate[], now: Date): Promise<RecalledMemory[]> {
+  private async fetchRecalled(
+    ranked: RankedCandidate[],
+    now: Date,
+    recordAccess: boolean,
+  ): Promise<RecalledMemory[]> {
     const rows = new Map<string, StoredMemory>();
     const accessed: Promise<void>[] = [];
     for (const layer of ["episodic", "semantic"] as const) {
       const ids = ranked.filter((entry) => entry.layer === layer).map((entry) => entry.id);
       if (ids.length === 0) continue;
       for (const row of await this.store.getMany(layer, ids)) rows.set(row.id, row);
-      accessed.push(this.store.recordAccess(layer, ids, now));
+      if (recordAccess) accessed.push(this.store.recordAccess(layer, ids, now));
     }
     this.pendingAccess = Promise.all(accessed).then(
       () => undefined,
@@ -260,6 +269,7 @@ export class MemoryService implements MemoryApi {
     return ranked.flatMap(({ id, score, signals, explanation }) => {
       const row = rows.get(id);
       if (!row) return [];
+      if (!recordAccess) return [{ ...row, score, signals, explanation } as RecalledMemory];
       const access_count = row.access_count + 1;
       return [
         row.layer === "episodic"

@@ -207,7 +207,7 @@ export async function runLocomo(
                 min_score: 0,
                 ...queryTime,
               },
-              { maxTopK: maxK },
+              { maxTopK: maxK, recordAccess: false },
             ),
           );
           const retrieved = results.map((result) => diaIds.get(result.id) ?? "");

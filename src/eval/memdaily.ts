@@ -209,7 +209,7 @@ export async function runMemdaily(
                 min_score: 0,
                 ...queryTime,
               },
-              { maxTopK: topK },
+              { maxTopK: topK, recordAccess: false },
             ),
           );
           const retrieved = results.map((result) => mids.get(result.id) ?? "");

@@ -156,7 +156,7 @@ export async function runRegressionSet(
       for (const query of set.queries) {
         const { results } = await bank.service.recall(
           { min_score: 0, ...query.recall, top_k: topK },
-          { maxTopK: topK },
+          { maxTopK: topK, recordAccess: false },
         );
         const ranked = results.map((result) => keys.get(result.id) ?? "");
         const scores = {
