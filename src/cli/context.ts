@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import { LOG_LEVELS, type LogLevel, stderrLogger } from "../adapters.js";
 import { configFromEnv } from "../config/env.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
+import type { Logger } from "../core/ports.js";
 import { createHindsight, type Hindsight } from "../index.js";
 import { type FlagNames, reportError } from "./output.js";
 
@@ -15,7 +16,7 @@ export interface GlobalFlags {
   logLevel?: string;
 }
 
-function logLevel(flags: GlobalFlags): LogLevel {
+export function logLevel(flags: GlobalFlags): LogLevel {
   const level = flags.logLevel ?? process.env.HINDSIGHT_LOG_LEVEL ?? "info";
   if (!(LOG_LEVELS as readonly string[]).includes(level)) {
     throw new HindsightError(
@@ -35,14 +36,14 @@ export async function withHindsight(
   command: Command,
   options: { json?: boolean },
   flagNames: FlagNames,
-  body: (memory: Hindsight) => Promise<void>,
+  body: (memory: Hindsight, logger: Logger) => Promise<void>,
 ): Promise<void> {
   let memory: Hindsight | undefined;
   try {
     const flags = command.optsWithGlobals<GlobalFlags>();
     const logger = stderrLogger(logLevel(flags));
     memory = await createHindsight(configFromEnv(process.env, flags), { logger });
-    await body(memory);
+    await body(memory, logger);
   } catch (error) {
     process.exitCode = reportError(error, options, flagNames);
   } finally {

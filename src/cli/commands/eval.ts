@@ -5,9 +5,9 @@
  */
 import { createWriteStream, type WriteStream } from "node:fs";
 import type { Command } from "commander";
-import { LOG_LEVELS, type LogLevel, stderrLogger } from "../../adapters.js";
+import { stderrLogger } from "../../adapters.js";
 import { configFromEnv } from "../../config/env.js";
-import { ErrorCode, HindsightError, invalidInput } from "../../core/errors.js";
+import { invalidInput } from "../../core/errors.js";
 import type { Logger } from "../../core/ports.js";
 import { type EvalRuntime, openEvalRuntime, recallSupportsQueryTime } from "../../eval/banks.js";
 import {
@@ -27,7 +27,7 @@ import {
 import { parseKs } from "../../eval/metrics.js";
 import { createProgress } from "../../eval/progress.js";
 import { loadRegressionSet, runRegressionSet, type SetReport } from "../../eval/set.js";
-import type { GlobalFlags } from "../context.js";
+import { type GlobalFlags, logLevel } from "../context.js";
 import { printResult, reportError } from "../output.js";
 
 const FLAGS = {
@@ -58,18 +58,6 @@ interface MemdailyOptions extends CommonOptions {
   limitTrajectories?: string;
   referenceTime: string;
   freshBanks?: boolean;
-}
-
-function logLevel(flags: GlobalFlags): LogLevel {
-  const level = flags.logLevel ?? process.env.HINDSIGHT_LOG_LEVEL ?? "info";
-  if (!(LOG_LEVELS as readonly string[]).includes(level)) {
-    throw new HindsightError(
-      ErrorCode.CONFIG_INVALID,
-      `log level '${level}' is not one of ${LOG_LEVELS.join(", ")}`,
-      { field: "log_level" },
-    );
-  }
-  return level as LogLevel;
 }
 
 function positiveInteger(field: string, value: string | undefined): number | undefined {

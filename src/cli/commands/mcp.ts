@@ -1,7 +1,6 @@
 import type { Command } from "commander";
-import { type LogLevel, stderrLogger } from "../../adapters.js";
 import { runStdioServer } from "../../mcp/stdio.js";
-import { type GlobalFlags, withHindsight } from "../context.js";
+import { withHindsight } from "../context.js";
 
 export function registerMcp(program: Command): void {
   program
@@ -10,11 +9,8 @@ export function registerMcp(program: Command): void {
     .action(async (_options: unknown, command: Command) => {
       // No --json here: stdout belongs to MCP, and errors before the server starts go to
       // stderr with an exit code, like every other command.
-      await withHindsight(command, {}, {}, async (memory) => {
-        // withHindsight has already rejected an invalid level, so this one is valid.
-        const flags = command.optsWithGlobals<GlobalFlags>();
-        const level = (flags.logLevel ?? process.env.HINDSIGHT_LOG_LEVEL ?? "info") as LogLevel;
-        await runStdioServer(memory, stderrLogger(level));
+      await withHindsight(command, {}, {}, async (memory, logger) => {
+        await runStdioServer(memory, logger);
       });
     });
 }

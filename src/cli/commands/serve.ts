@@ -2,12 +2,11 @@
  * `hindsight serve`: the REST API and MCP (Streamable HTTP) on one port, until SIGINT/SIGTERM.
  */
 import type { Command } from "commander";
-import { type LogLevel, stderrLogger } from "../../adapters.js";
 import { ErrorCode, HindsightError, invalidInput } from "../../core/errors.js";
 import { createHttpApp } from "../../http/app.js";
 import { hostnameOf, LOOPBACK_HOSTS } from "../../http/origin.js";
 import { listen, type RunningServer } from "../../http/server.js";
-import { type GlobalFlags, withHindsight } from "../context.js";
+import { withHindsight } from "../context.js";
 import { reportError } from "../output.js";
 import { csv } from "../parse.js";
 
@@ -74,13 +73,8 @@ export function registerServe(program: Command): void {
         process.exitCode = reportError(error, {}, FLAGS);
         return;
       }
-      await withHindsight(command, {}, FLAGS, async (memory) => {
+      await withHindsight(command, {}, FLAGS, async (memory, logger) => {
         const env = process.env;
-        // withHindsight has already rejected an invalid level, so this one is valid.
-        const flags = command.optsWithGlobals<GlobalFlags>();
-        const logger = stderrLogger(
-          (flags.logLevel ?? env.HINDSIGHT_LOG_LEVEL ?? "info") as LogLevel,
-        );
         const apiKey = env.HINDSIGHT_API_KEY?.trim() || undefined;
         const app = createHttpApp(memory, {
           ...(apiKey === undefined ? {} : { apiKey }),
