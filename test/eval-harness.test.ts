@@ -8,7 +8,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../src/adapters.js";
 import { openEvalRuntime, recallSupportsQueryTime } from "../src/eval/banks.js";
-import { parseMemdaily, runMemdaily } from "../src/eval/memdaily.js";
+import type { LocomoReport } from "../src/eval/locomo.js";
+import { type MemdailyReport, parseMemdaily, runMemdaily } from "../src/eval/memdaily.js";
 import { json, runCli } from "./support/cli.js";
 
 const turn = (speaker: string, dia_id: string, text: string, blip_caption?: string) => ({
@@ -189,16 +190,6 @@ afterAll(async () => {
 
 const HASH = { HINDSIGHT_EMBEDDER: "hash", DATABASE_URL: undefined };
 
-interface LocomoOutput {
-  overall: Record<string, number>;
-  by_category: Record<string, Record<string, number>>;
-  questions: number;
-  turns: number;
-  embedder: string;
-  seconds: number;
-  recall_ms: { p50: number; p99: number };
-}
-
 describe("hindsight eval locomo", () => {
   it("reports recall@k overall and per category, one bank per conversation", async () => {
     const details = join(dir, "locomo-details.jsonl");
@@ -206,7 +197,7 @@ describe("hindsight eval locomo", () => {
       ["eval", "locomo", "--data", locomoFile, "--k", "10,1,2", "--details", details, "--json"],
       HASH,
     );
-    const report = json<LocomoOutput>(result);
+    const report = json<LocomoReport>(result);
     expect(Object.keys(report)).toEqual([
       "overall",
       "by_category",
@@ -278,7 +269,7 @@ describe("hindsight eval locomo", () => {
       ["eval", "locomo", "--data", locomoFile, "--reference-time", "last-session", "--json"],
       HASH,
     );
-    expect(json<LocomoOutput>(result).questions).toBe(7);
+    expect(json<LocomoReport>(result).questions).toBe(7);
     if (!recallSupportsQueryTime()) expect(result.stderr).toContain("takes no query_time yet");
   });
 
@@ -308,20 +299,10 @@ describe("hindsight eval locomo", () => {
   });
 });
 
-interface MemdailyOutput {
-  overall: Record<string, number>;
-  by_file: Record<string, Record<string, number>>;
-  questions: number;
-  messages: number;
-  embedder: string;
-  seconds: number;
-  recall_ms: { p50: number; p99: number };
-}
-
 describe("hindsight eval memdaily", () => {
   it("reports R@1, R@5 and MRR overall and per file, one bank per trajectory", async () => {
     const result = await runCli(["eval", "memdaily", "--data", memdailyDir, "--json"], HASH);
-    const report = json<MemdailyOutput>(result);
+    const report = json<MemdailyReport>(result);
     expect(Object.keys(report)).toEqual([
       "overall",
       "by_file",
@@ -345,14 +326,14 @@ describe("hindsight eval memdaily", () => {
   });
 
   it("reads a single file and limits trajectories per file", async () => {
-    const one = json<MemdailyOutput>(
+    const one = json<MemdailyReport>(
       await runCli(
         ["eval", "memdaily", "--data", join(memdailyDir, "a_simple.json"), "--json"],
         HASH,
       ),
     );
     expect(one).toMatchObject({ questions: 2, messages: 7 });
-    const limited = json<MemdailyOutput>(
+    const limited = json<MemdailyReport>(
       await runCli(
         ["eval", "memdaily", "--data", memdailyDir, "--limit-trajectories", "1", "--json"],
         HASH,

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { BankPool, type EvalRuntime, queryTimeField } from "./banks.js";
 import { jsonFiles, parseData, readJson } from "./data.js";
 import { fillMissingTimes, parseMemdailyTime } from "./dates.js";
-import { GroupedMeans, MeanAccumulator, recallAt, reciprocalRank } from "./metrics.js";
+import { GroupedMeans, MeanAccumulator, rankingScores } from "./metrics.js";
 import { noProgress, type Progress } from "./progress.js";
 import { LatencyRecorder, secondsSince } from "./timing.js";
 
@@ -213,11 +213,7 @@ export async function runMemdaily(
             ),
           );
           const retrieved = results.map((result) => mids.get(result.id) ?? "");
-          const scores = {
-            "R@1": recallAt(retrieved, question.targets, 1),
-            "R@5": recallAt(retrieved, question.targets, 5),
-            MRR: reciprocalRank(retrieved, question.targets),
-          };
+          const scores = rankingScores(retrieved, question.targets);
           overall.add(scores);
           byFile.add(trajectory.file, scores);
           options.onQuestion?.({

@@ -50,6 +50,18 @@ export function reciprocalRank(
   return index === -1 ? 0 : 1 / (index + 1);
 }
 
+/** The scores every ranked-list harness reports: R@1, R@5 and MRR. */
+export function rankingScores(
+  ranked: readonly (string | undefined)[],
+  relevant: readonly string[],
+): { "R@1": number; "R@5": number; MRR: number } {
+  return {
+    "R@1": recallAt(ranked, relevant, 1),
+    "R@5": recallAt(ranked, relevant, 5),
+    MRR: reciprocalRank(ranked, relevant),
+  };
+}
+
 /** Sums of per-question scores, so groups (categories, files) can be averaged at the end. */
 export class MeanAccumulator {
   private readonly sums = new Map<string, number>();

@@ -21,7 +21,7 @@ import {
 import { parseInstant } from "../core/time-range.js";
 import { BankPool, type EvalRuntime } from "./banks.js";
 import { parseData, readJson } from "./data.js";
-import { MeanAccumulator, recallAt, reciprocalRank } from "./metrics.js";
+import { MeanAccumulator, rankingScores } from "./metrics.js";
 import { noProgress, type Progress } from "./progress.js";
 
 const Key = z.string().trim().min(1, "must not be empty").max(200);
@@ -159,11 +159,7 @@ export async function runRegressionSet(
           { maxTopK: topK, recordAccess: false },
         );
         const ranked = results.map((result) => keys.get(result.id) ?? "");
-        const scores = {
-          "R@1": recallAt(ranked, query.expected, 1),
-          "R@5": recallAt(ranked, query.expected, 5),
-          MRR: reciprocalRank(ranked, query.expected),
-        };
+        const scores = rankingScores(ranked, query.expected);
         overall.add(scores);
         if (scores["R@5"] < 1) {
           failures.push({
