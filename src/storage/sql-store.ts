@@ -28,48 +28,59 @@ import { type CorpusSize, needsAnalyze, termsOf, updateCorpus } from "./search-i
 /** Rows per INSERT statement: well under PostgreSQL's 65 535 bind parameters. */
 const INSERT_BATCH = 500;
 
-const EPISODIC_INSERT_COLUMNS = [
-  "id",
-  "occurred_at",
-  "recorded_at",
-  "task_type",
-  "summary",
-  "outcome",
-  "embedding",
-  "search_text",
-  "terms",
-  "metadata",
-  "tags",
-  "source",
-  "subject",
-  "user_id",
-  "agent_id",
-  "confidence",
-  "decay_score",
-  "status",
-] as const;
+/** The columns a stored memory's row sets, with their values: one list per layer, never two. */
+function sharedColumns(row: NewEpisodic | NewSemantic): Record<string, unknown> {
+  return {
+    id: row.id,
+    embedding: toVectorLiteral(row.embedding),
+    search_text: row.search_text,
+    terms: termsOf(row.search_text),
+    metadata: row.metadata,
+    tags: row.tags,
+    source: row.source,
+    subject: row.subject,
+    user_id: row.user_id,
+    agent_id: row.agent_id,
+    confidence: row.confidence,
+    status: row.status,
+  };
+}
 
-function episodicValues(row: NewEpisodic): unknown[] {
-  return [
-    row.id,
-    row.occurred_at,
-    row.recorded_at,
-    row.task_type,
-    row.summary,
-    row.outcome,
-    toVectorLiteral(row.embedding),
-    row.search_text,
-    termsOf(row.search_text),
-    row.metadata,
-    row.tags,
-    row.source,
-    row.subject,
-    row.user_id,
-    row.agent_id,
-    row.confidence,
-    row.decay_score,
-    row.status,
-  ];
+function episodicColumns(row: NewEpisodic): Record<string, unknown> {
+  return {
+    ...sharedColumns(row),
+    occurred_at: row.occurred_at,
+    recorded_at: row.recorded_at,
+    task_type: row.task_type,
+    summary: row.summary,
+    outcome: row.outcome,
+    decay_score: row.decay_score,
+  };
+}
+
+function semanticColumns(row: NewSemantic): Record<string, unknown> {
+  return {
+    ...sharedColumns(row),
+    key_text: row.key_text,
+    value_text: row.value_text,
+    task_type: row.task_type,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    valid_from: row.valid_from,
+    valid_to: row.valid_to,
+  };
+}
+
+/**
+ * An idempotent multi-row INSERT: an id stored before (a retried request) is skipped, not
+ * stored twice; the ids actually written come back.
+ */
+function insertRows(table: string, rows: readonly Record<string, unknown>[]): [string, unknown[]] {
+  const columns = Object.keys(rows[0] ?? {});
+  const sql = `INSERT INTO ${table} (${columns.join(", ")})
+    VALUES ${placeholders(rows.length, columns.length)}
+    ON CONFLICT (id) DO NOTHING RETURNING id`;
+  return [sql, rows.flatMap((row) => columns.map((column) => row[column]))];
 }
 
 function placeholders(rowCount: number, columnCount: number): string {
@@ -100,12 +111,8 @@ export class SqlMemoryStore implements MemoryStore {
         const inserted = new Set<string>();
         for (let start = 0; start < rows.length; start += INSERT_BATCH) {
           const batch = rows.slice(start, start + INSERT_BATCH);
-          // An id stored before (a retried request) is skipped, not stored twice.
           const written = await tx.query<{ id: string }>(
-            `INSERT INTO episodic_memories (${EPISODIC_INSERT_COLUMNS.join(", ")})
-             VALUES ${placeholders(batch.length, EPISODIC_INSERT_COLUMNS.length)}
-             ON CONFLICT (id) DO NOTHING RETURNING id`,
-            batch.flatMap(episodicValues),
+            ...insertRows(TABLE.episodic, batch.map(episodicColumns)),
           );
           for (const { id } of written) inserted.add(id);
         }
@@ -135,34 +142,7 @@ export class SqlMemoryStore implements MemoryStore {
   async insertSemantic(row: NewSemantic): Promise<void> {
     const size = await this.guard("storing a semantic memory", () =>
       this.driver.transaction(async (tx) => {
-        const written = await tx.query(
-          `INSERT INTO semantic_memories (id, key_text, value_text, task_type, embedding,
-             search_text, terms, confidence, created_at, updated_at, valid_from, valid_to,
-             metadata, tags, source, subject, user_id, agent_id, status)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
-           ON CONFLICT (id) DO NOTHING RETURNING id`,
-          [
-            row.id,
-            row.key_text,
-            row.value_text,
-            row.task_type,
-            toVectorLiteral(row.embedding),
-            row.search_text,
-            termsOf(row.search_text),
-            row.confidence,
-            row.created_at,
-            row.updated_at,
-            row.valid_from,
-            row.valid_to,
-            row.metadata,
-            row.tags,
-            row.source,
-            row.subject,
-            row.user_id,
-            row.agent_id,
-            row.status,
-          ],
-        );
+        const written = await tx.query(...insertRows(TABLE.semantic, [semanticColumns(row)]));
         // An id stored before (a retried request) is skipped, not stored twice.
         if (written.length === 0) return undefined;
         const size = await updateCorpus(tx, "semantic", [row.search_text], 1);
