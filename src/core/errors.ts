@@ -10,6 +10,10 @@ export const ErrorCode = {
   EMBEDDER_FAILED: "EMBEDDER_FAILED",
   EMBEDDER_MISMATCH: "EMBEDDER_MISMATCH",
   DATA_DIR_IN_USE: "DATA_DIR_IN_USE",
+  /** The language model failed or kept answering with output that does not fit the schema. */
+  LLM_FAILED: "LLM_FAILED",
+  /** Working memory's store (Redis) cannot be reached. */
+  WORKING_MEMORY_UNAVAILABLE: "WORKING_MEMORY_UNAVAILABLE",
   INTERNAL: "INTERNAL",
 } as const;
 

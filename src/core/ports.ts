@@ -125,3 +125,55 @@ export interface MemoryStore {
   ping(): Promise<void>;
   close(): Promise<void>;
 }
+
+/**
+ * Which model a request is for: the main one (consolidation, merging) or the cheaper one that
+ * writes summaries (episodic summaries, working-memory compression).
+ */
+export type LlmTier = "main" | "cheap";
+
+export interface ChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+export interface ChatRequest {
+  tier: LlmTier;
+  /** What the call is for ("summary", "consolidation", …), for logs and metrics. */
+  purpose: string;
+  messages: ChatMessage[];
+  /** Asks the model for one JSON object (OpenAI `response_format: json_object`). */
+  json?: boolean;
+  maxTokens?: number;
+  temperature?: number;
+}
+
+export interface TokenUsage {
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+export interface ChatResponse {
+  text: string;
+  /** The model that answered, as the server named it. */
+  model: string;
+  usage: TokenUsage;
+}
+
+/** What the language model has cost since this process started. */
+export interface LlmUsage extends TokenUsage {
+  requests: number;
+  failures: number;
+}
+
+/**
+ * Language-model port. With provider `none` there is no LanguageModel at all and every caller
+ * takes its deterministic fallback, saying so in what it returns.
+ */
+export interface LanguageModel {
+  /** e.g. `openai-compatible:gpt-4o-mini`. */
+  readonly id: string;
+  /** Fails with LLM_FAILED once timeouts and retries are exhausted. */
+  chat(request: ChatRequest): Promise<ChatResponse>;
+  usage(): LlmUsage;
+}

@@ -32,6 +32,8 @@ const STATUS: Record<HttpErrorCode, ContentfulStatusCode> = {
   // A dependency is down or busy: the same request may succeed later.
   STORAGE_FAILED: 503,
   EMBEDDER_FAILED: 503,
+  LLM_FAILED: 503,
+  WORKING_MEMORY_UNAVAILABLE: 503,
   DATA_DIR_IN_USE: 503,
 };
 

@@ -20,6 +20,8 @@ const CALLER_CODES: ReadonlySet<ErrorCode> = new Set(["INVALID_INPUT", "NOT_FOUN
 const INTERNAL_REASONS: Partial<Record<ErrorCode, string>> = {
   STORAGE_FAILED: "the memory store failed; retrying later may help",
   EMBEDDER_FAILED: "the embedding service failed; retrying later may help",
+  LLM_FAILED: "the language model failed; retrying later may help",
+  WORKING_MEMORY_UNAVAILABLE: "working memory (Redis) is unreachable; retrying later may help",
   EMBEDDER_MISMATCH: "the memory store was built with another embedder",
   DATA_DIR_IN_USE: "the memory store is in use by another process",
   CONFIG_INVALID: "the memory server is misconfigured",
