@@ -3,6 +3,14 @@
  * implements it in-process; a client of another process that owns the embedded store
  * implements it over a local socket.
  */
+import type { AddedKnowledge } from "./lifecycle/knowledge.js";
+import type {
+  ConsolidateResponse,
+  FeedbackResult,
+  JobOptions,
+  MaintainResult,
+} from "./lifecycle/lifecycle.js";
+import type { MemoryHistory, RestoreOutcome } from "./lifecycle/store-port.js";
 import type { MigrationReport } from "./ports.js";
 import type { RecallResponse } from "./service.js";
 import type { SummaryResult } from "./summarize.js";
@@ -11,11 +19,16 @@ import type { ForgetResult, MemoryStats } from "./types.js";
 export interface MemoryApi {
   storeEpisodic(input: unknown): Promise<{ id: string }>;
   storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }>;
-  storeSemantic(input: unknown): Promise<{ id: string }>;
+  storeSemantic(input: unknown): Promise<AddedKnowledge>;
   recall(input: unknown): Promise<RecallResponse>;
   forget(input: unknown): Promise<ForgetResult>;
   summarize(input: unknown): Promise<SummaryResult>;
   stats(): Promise<MemoryStats>;
+  maintain(input?: unknown, options?: JobOptions): Promise<MaintainResult>;
+  consolidate(input?: unknown, options?: JobOptions): Promise<ConsolidateResponse>;
+  feedback(input: unknown): Promise<FeedbackResult>;
+  restore(input: unknown): Promise<RestoreOutcome>;
+  history(input: unknown): Promise<MemoryHistory>;
   /** Resolves when the store answers; for health checks. */
   ping(): Promise<void>;
   /**
@@ -35,6 +48,11 @@ export const MEMORY_OPERATIONS = [
   "forget",
   "summarize",
   "stats",
+  "maintain",
+  "consolidate",
+  "feedback",
+  "restore",
+  "history",
   "ping",
   "migrate",
 ] as const satisfies readonly (keyof MemoryApi)[];

@@ -3,6 +3,7 @@
  * them as tool output schemas and the REST API's OpenAPI document is generated from them.
  */
 import { z } from "zod";
+import { MEMORY_EVENTS } from "./lifecycle/store-port.js";
 import { LAYERS, OUTCOMES, STATUSES } from "./types.js";
 
 const Instant = z.string().describe("ISO 8601 date-time");
@@ -48,6 +49,11 @@ export const SemanticMemoryOutput = z.object({
   ...Scope,
   access_count: z.number().int(),
   status: z.enum(STATUSES),
+  decay_score: z.number().describe("Strength after decay; 1 until the first maintenance run."),
+  superseded_by: z
+    .uuid()
+    .nullable()
+    .describe("The newer memory that superseded this one; recall leaves superseded ones out."),
 });
 
 export const ScoreSignalsOutput = z
@@ -145,3 +151,101 @@ export const ErrorOutput = z.object({
 export function toJson<T>(value: T): unknown {
   return JSON.parse(JSON.stringify(value));
 }
+
+// ---- Memory lifecycle.
+
+/** Present when another process was already running the job, so this one did nothing. */
+const Skipped = z
+  .literal(true)
+  .optional()
+  .describe("The job was already running elsewhere on this database; nothing was done.");
+
+const DecayCountsOutput = z.object({
+  scored: z.number().int(),
+  archived: z.number().int(),
+  reactivated: z.number().int(),
+  confidence_lowered: z.number().int(),
+});
+
+export const MaintainOutput = z.object({
+  at: Instant.describe("The moment decay was computed for."),
+  scored: z.number().int().describe("Memories scored, both layers."),
+  archived: z.number().int().describe("Moved to cold storage (never deleted)."),
+  reactivated: z.number().int().describe("Brought back: recalled again after decay archived them."),
+  confidence_lowered: z.number().int().describe("Semantic memories whose unused confidence decayed."),
+  episodic: DecayCountsOutput,
+  semantic: DecayCountsOutput,
+  skipped: Skipped,
+});
+
+const ConsolidatedMemoryOutput = z.object({
+  id: z.uuid(),
+  key: z.string(),
+  value: z.string(),
+  sources: z.array(z.uuid()).describe("The episodes it was drawn from."),
+});
+
+export const ConsolidateOutput = z.object({
+  created: z.array(ConsolidatedMemoryOutput),
+  updated: z.array(ConsolidatedMemoryOutput).describe("Patterns merged into existing knowledge."),
+  merged: z.number().int(),
+  superseded: z.array(z.uuid()).describe("Older knowledge the new patterns contradicted."),
+  consolidated_episodes: z.number().int(),
+  groups: z.array(
+    z.object({
+      task_type: z.string(),
+      user_id: z.string().nullable(),
+      agent_id: z.string().nullable(),
+      episodes: z.number().int(),
+      method: z.enum(["llm", "statistical"]),
+    }),
+  ),
+  skipped: Skipped,
+});
+
+export const StoreSemanticOutput = StoreOutput.extend({
+  merged_into: z
+    .uuid()
+    .optional()
+    .describe("It said what this memory already says, and was merged into it (same as id)."),
+  superseded: z
+    .array(z.uuid())
+    .optional()
+    .describe("Older facts it contradicts: they got valid_to and stay in their history."),
+});
+
+export const FeedbackOutput = z.object({
+  id: z.uuid(),
+  layer: z.enum(LAYERS),
+  useful: z.boolean(),
+  previous_confidence: z.number(),
+  confidence: z.number(),
+  status: z.enum(STATUSES).describe("archived when confidence fell below the minimum."),
+});
+
+export const RestoreOutput = z.object({
+  id: z.uuid(),
+  layer: z.enum(LAYERS),
+  previous_status: z.enum(STATUSES),
+  status: z.literal("active"),
+});
+
+export const HistoryOutput = z.object({
+  id: z.uuid(),
+  layer: z.enum(LAYERS),
+  status: z.enum(STATUSES),
+  events: z
+    .array(
+      z.object({
+        event: z.enum(MEMORY_EVENTS),
+        at: Instant,
+        reason: z.string(),
+        details: z.record(z.string(), z.unknown()),
+      }),
+    )
+    .describe("What happened to the memory, oldest first."),
+  sources: z.array(z.uuid()).describe("Semantic: the episodes it was drawn from."),
+  consolidated_into: z.array(z.uuid()).describe("Episodic: knowledge drawn from it."),
+  superseded_by: z.uuid().nullable(),
+  supersedes: z.array(z.uuid()),
+});

@@ -3,6 +3,7 @@
  * core never imports them.
  */
 import type { CorpusStats } from "./bm25.js";
+import type { LifecycleStore, SemanticChange } from "./lifecycle/store-port.js";
 import type {
   EpisodicMemory,
   ForgetResult,
@@ -45,7 +46,10 @@ export type NewEpisodic = Omit<EpisodicMemory, "access_count" | "last_accessed_a
   search_text: string;
 };
 
-export type NewSemantic = Omit<SemanticMemory, "access_count" | "last_used_at"> & {
+export type NewSemantic = Omit<
+  SemanticMemory,
+  "access_count" | "last_used_at" | "decay_score" | "superseded_by"
+> & {
   embedding: Float32Array;
   search_text: string;
   source_episode_ids: string[];
@@ -104,13 +108,14 @@ export interface MigrationReport {
 }
 
 /** Storage port. One SQL implementation serves both PGlite and PostgreSQL. */
-export interface MemoryStore {
+export interface MemoryStore extends LifecycleStore {
   /** Human-readable location, credentials removed: `pglite:/home/u/.hindsight/data`. */
   readonly description: string;
   /** Applies pending migrations and checks the embedder recorded in the database. */
   migrate(embedder: EmbedderIdentity): Promise<MigrationReport>;
   insertEpisodic(rows: readonly NewEpisodic[]): Promise<void>;
-  insertSemantic(row: NewSemantic): Promise<void>;
+  /** Inserts, supersedes the memories `change` names and records why; false for a known id. */
+  insertSemantic(row: NewSemantic, change?: SemanticChange): Promise<boolean>;
   /**
    * Nearest neighbours by vector plus memories sharing the query's more selective words,
    * all passing the filter.
@@ -120,7 +125,8 @@ export interface MemoryStore {
   getMany(layer: MemoryLayer, ids: readonly string[]): Promise<StoredMemory[]>;
   /** Records that memories were recalled: one more access, at this time. */
   recordAccess(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void>;
-  forget(id: string, mode: "soft" | "hard"): Promise<ForgetResult | null>;
+  /** Soft: archive, recorded in the memory's history at `at`. Hard: delete, history too. */
+  forget(id: string, mode: "soft" | "hard", at?: Date): Promise<ForgetResult | null>;
   counts(layer: MemoryLayer): Promise<LayerCounts>;
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -213,3 +213,32 @@ export const SummarizeInput = z
     path: ["memory_ids"],
   });
 export type SummarizeInput = z.input<typeof SummarizeInput>;
+
+// ---- Memory lifecycle: maintenance, consolidation, feedback, history, restore.
+
+const SimulatedNow = Instant.optional().describe(
+  "Run as if it were this moment (ISO 8601), to simulate time; defaults to now.",
+);
+
+export const MaintainInput = z.strictObject({ now: SimulatedNow });
+export type MaintainInput = z.input<typeof MaintainInput>;
+
+export const ConsolidateInput = z.strictObject({
+  task_type: optionalText(LIMITS.taskTypeChars).describe("Only consolidate this task type."),
+  now: SimulatedNow,
+});
+export type ConsolidateInput = z.input<typeof ConsolidateInput>;
+
+export const FeedbackInput = z.strictObject({
+  memory_id: z.uuid().describe("Id of a recalled memory."),
+  useful: z
+    .boolean()
+    .describe("true: it helped (confidence rises); false: it was wrong or useless (it falls)."),
+  reason: optionalText(1000).describe("Why, in a few words; kept in the memory's history."),
+});
+export type FeedbackInput = z.input<typeof FeedbackInput>;
+
+export const MemoryIdInput = z.strictObject({
+  memory_id: z.uuid().describe("Id of a memory of either layer."),
+});
+export type MemoryIdInput = z.input<typeof MemoryIdInput>;

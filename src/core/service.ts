@@ -4,15 +4,27 @@
  */
 import { randomUUID } from "node:crypto";
 import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
+import {
+  type ConsolidateResponse,
+  type FeedbackResult,
+  type JobOptions,
+  Lifecycle,
+  type MaintainResult,
+} from "./lifecycle/lifecycle.js";
+import type { AddedKnowledge } from "./lifecycle/knowledge.js";
+import { DEFAULT_LIFECYCLE, type LifecycleSettings } from "./lifecycle/settings.js";
+import type { MemoryHistory, RestoreOutcome } from "./lifecycle/store-port.js";
 import type { MemoryApi } from "./memory-api.js";
 import type {
   CandidateSet,
   Clock,
   Embedder,
+  LanguageModel,
   Logger,
   MemoryStore,
   MigrationReport,
   NewEpisodic,
+  NewSemantic,
   StoredMemory,
 } from "./ports.js";
 import {
@@ -46,6 +58,10 @@ export interface MemoryServiceOptions {
   /** Nearest neighbours and keyword hits fetched per layer before ranking. */
   candidateLimit: number;
   tokens: TokenCounter;
+  /** Absent with LLM provider `none`: deterministic fallbacks everywhere. */
+  llm?: LanguageModel;
+  /** Decay, consolidation, deduplication; defaults to DEFAULT_LIFECYCLE. */
+  lifecycle?: LifecycleSettings;
 }
 
 /** Library-only recall options, not part of any wire format. */
@@ -107,12 +123,21 @@ export class MemoryService implements MemoryApi {
   private readonly options: MemoryServiceOptions;
   private pendingAccess: Promise<void> = Promise.resolve();
   private migration: MigrationReport | undefined;
+  private readonly lifecycle: Lifecycle;
 
   constructor(options: MemoryServiceOptions) {
     this.options = options;
     this.store = options.store;
     this.embedder = options.embedder;
     this.clock = options.clock;
+    this.lifecycle = new Lifecycle({
+      store: options.store,
+      clock: options.clock,
+      logger: options.logger,
+      settings: options.lifecycle ?? DEFAULT_LIFECYCLE,
+      llm: options.llm,
+      embed: (texts) => this.embed(texts),
+    });
   }
 
   /** Stores one task interaction as an episodic memory. */
@@ -154,13 +179,17 @@ export class MemoryService implements MemoryApi {
     return { ids: rows.map((row) => row.id) };
   }
 
-  /** Stores a rule or fact as a semantic memory, linked to the episodes it came from. */
-  async storeSemantic(input: unknown): Promise<{ id: string }> {
+  /**
+   * Stores a rule or fact as a semantic memory, linked to the episodes it came from. A
+   * near-duplicate merges into the memory it repeats; a contradiction supersedes the older
+   * fact (see lifecycle/knowledge).
+   */
+  async storeSemantic(input: unknown): Promise<AddedKnowledge> {
     const item = validate(StoreSemanticInput, isoDates(input));
     const [embedding] = await this.embed([`${item.key_text} ${item.value_text}`]);
     const now = this.clock.now();
     const id = item.id ?? randomUUID();
-    await this.store.insertSemantic({
+    const row: NewSemantic = {
       id,
       key_text: item.key_text,
       value_text: item.value_text,
@@ -175,8 +204,8 @@ export class MemoryService implements MemoryApi {
       embedding: embedding!,
       search_text: searchText(item.key_text, item.value_text, ...(item.tags ?? [])),
       source_episode_ids: [...new Set(item.source_episode_ids ?? [])],
-    });
-    return { id };
+    };
+    return this.lifecycle.addKnowledge({ row, requestId: item.id, reason: "stored" });
   }
 
   /** Finds the memories most relevant to a query, best first, none below the score floor. */
@@ -282,7 +311,7 @@ export class MemoryService implements MemoryApi {
   /** Soft: archive (left out of recall, reversible). Hard: delete for good. */
   async forget(input: unknown): Promise<ForgetResult> {
     const request = validate(ForgetInput, input);
-    const result = await this.store.forget(request.memory_id, request.mode);
+    const result = await this.store.forget(request.memory_id, request.mode, this.clock.now());
     if (!result) throw notFound("memory_id", request.memory_id);
     this.options.logger.info("memory forgotten", { ...result });
     return result;
@@ -317,6 +346,31 @@ export class MemoryService implements MemoryApi {
     const missing = unique.find((id) => !found.has(id));
     if (missing) throw notFound("memory_ids", missing);
     return unique.map((id) => found.get(id)!);
+  }
+
+  /** Decay and cold storage (see lifecycle): `{ archived, reactivated, scored, … }`. */
+  maintain(input: unknown = {}, options?: JobOptions): Promise<MaintainResult> {
+    return this.lifecycle.maintain(input, options);
+  }
+
+  /** Draws semantic patterns from task types with enough unconsolidated episodes. */
+  consolidate(input: unknown = {}, options?: JobOptions): Promise<ConsolidateResponse> {
+    return this.lifecycle.consolidate(input, options);
+  }
+
+  /** A recalled memory was (not) useful: its confidence rises (falls). */
+  feedback(input: unknown): Promise<FeedbackResult> {
+    return this.lifecycle.feedback(input);
+  }
+
+  /** Brings an archived memory back from cold storage. */
+  restore(input: unknown): Promise<RestoreOutcome> {
+    return this.lifecycle.restore(input);
+  }
+
+  /** What happened to a memory, when and why. */
+  history(input: unknown): Promise<MemoryHistory> {
+    return this.lifecycle.history(input);
   }
 
   ping(): Promise<void> {

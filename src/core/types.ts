@@ -55,6 +55,10 @@ export interface SemanticMemory extends MemoryScope {
   metadata: JsonObject;
   access_count: number;
   status: MemoryStatus;
+  /** Strength after decay (see the memory lifecycle); 1 until the first maintenance run. */
+  decay_score: number;
+  /** The newer memory that superseded this one (its valid_to is then set). */
+  superseded_by: string | null;
 }
 
 /** How much each signal contributed to a recall score. */

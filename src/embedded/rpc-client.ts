@@ -2,6 +2,14 @@
  * A MemoryApi that forwards every call to the process owning the embedded data directory.
  */
 import { createConnection, type Socket } from "node:net";
+import type { AddedKnowledge } from "../core/lifecycle/knowledge.js";
+import type {
+  ConsolidateResponse,
+  FeedbackResult,
+  JobOptions,
+  MaintainResult,
+} from "../core/lifecycle/lifecycle.js";
+import type { MemoryHistory, RestoreOutcome } from "../core/lifecycle/store-port.js";
 import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
 import type { MigrationReport } from "../core/ports.js";
 import type { RecallResponse } from "../core/service.js";
@@ -109,7 +117,7 @@ export class RpcMemory implements MemoryApi {
   storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }> {
     return this.call("storeEpisodicBatch", inputs);
   }
-  storeSemantic(input: unknown): Promise<{ id: string }> {
+  storeSemantic(input: unknown): Promise<AddedKnowledge> {
     return this.call("storeSemantic", input);
   }
   recall(input: unknown): Promise<RecallResponse> {
@@ -123,6 +131,21 @@ export class RpcMemory implements MemoryApi {
   }
   stats(): Promise<MemoryStats> {
     return this.call("stats");
+  }
+  maintain(input: unknown = {}, options?: JobOptions): Promise<MaintainResult> {
+    return this.call("maintain", input, ...(options ? [options] : []));
+  }
+  consolidate(input: unknown = {}, options?: JobOptions): Promise<ConsolidateResponse> {
+    return this.call("consolidate", input, ...(options ? [options] : []));
+  }
+  feedback(input: unknown): Promise<FeedbackResult> {
+    return this.call("feedback", input);
+  }
+  restore(input: unknown): Promise<RestoreOutcome> {
+    return this.call("restore", input);
+  }
+  history(input: unknown): Promise<MemoryHistory> {
+    return this.call("history", input);
   }
   async ping(): Promise<void> {
     await this.call("ping");

@@ -9,6 +9,14 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ErrorCode, HindsightError } from "../core/errors.js";
+import type { AddedKnowledge } from "../core/lifecycle/knowledge.js";
+import type {
+  ConsolidateResponse,
+  FeedbackResult,
+  JobOptions,
+  MaintainResult,
+} from "../core/lifecycle/lifecycle.js";
+import type { MemoryHistory, RestoreOutcome } from "../core/lifecycle/store-port.js";
 import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger, MigrationReport } from "../core/ports.js";
 import type { RecallResponse } from "../core/service.js";
@@ -138,7 +146,7 @@ export class SharedEmbeddedMemory implements MemoryApi {
     const requests = Array.isArray(inputs) ? inputs.map(withId) : inputs;
     return this.call((api) => api.storeEpisodicBatch(requests));
   }
-  storeSemantic(input: unknown): Promise<{ id: string }> {
+  storeSemantic(input: unknown): Promise<AddedKnowledge> {
     const request = withId(input);
     return this.call((api) => api.storeSemantic(request));
   }
@@ -153,6 +161,21 @@ export class SharedEmbeddedMemory implements MemoryApi {
   }
   stats(): Promise<MemoryStats> {
     return this.call((api) => api.stats());
+  }
+  maintain(input: unknown = {}, options?: JobOptions): Promise<MaintainResult> {
+    return this.call((api) => api.maintain(input, options));
+  }
+  consolidate(input: unknown = {}, options?: JobOptions): Promise<ConsolidateResponse> {
+    return this.call((api) => api.consolidate(input, options));
+  }
+  feedback(input: unknown): Promise<FeedbackResult> {
+    return this.call((api) => api.feedback(input));
+  }
+  restore(input: unknown): Promise<RestoreOutcome> {
+    return this.call((api) => api.restore(input));
+  }
+  history(input: unknown): Promise<MemoryHistory> {
+    return this.call((api) => api.history(input));
   }
   ping(): Promise<void> {
     return this.call((api) => api.ping());

@@ -5,14 +5,23 @@
 import { z } from "zod";
 import { VERSION } from "../cli/version.js";
 import {
+  ConsolidateOutput,
   ErrorOutput,
+  FeedbackOutput,
   ForgetOutput,
+  HistoryOutput,
+  MaintainOutput,
   RecallOutput,
+  RestoreOutput,
   StatsOutput,
   StoreOutput,
+  StoreSemanticOutput,
   SummarizeOutput,
 } from "../core/outputs.js";
 import {
+  ConsolidateInput,
+  FeedbackInput,
+  MaintainInput,
   RecallInput,
   StoreEpisodicInput,
   StoreSemanticInput,
@@ -34,6 +43,15 @@ const NAMED = new Map<z.ZodType, string>(
     RecallOutput,
     SummarizeOutput,
     StatsOutput,
+    MaintainInput,
+    ConsolidateInput,
+    FeedbackInput,
+    StoreSemanticOutput,
+    MaintainOutput,
+    ConsolidateOutput,
+    FeedbackOutput,
+    RestoreOutput,
+    HistoryOutput,
     ErrorOutput,
   }).map(([name, schema]) => [schema as z.ZodType, name]),
 );
@@ -139,7 +157,8 @@ function operation(route: RouteSpec, components: Components, bearer: boolean): J
     ...(parameters.length > 0 && { parameters }),
     ...(body && {
       requestBody: {
-        required: true,
+        // A body whose every field is optional may be left out.
+        required: !body.safeParse({}).success,
         content: {
           "application/json": {
             schema: components.convert(body, "input", `${route.operationId}_body`),

@@ -45,6 +45,8 @@ const semantic: RecalledMemory = {
   metadata: {},
   access_count: 0,
   status: "active",
+  decay_score: 1,
+  superseded_by: null,
   ...scope,
 };
 

@@ -1,3 +1,5 @@
+import type { ExclusiveRunner } from "./job-lock.js";
+
 /**
  * The tiny surface the SQL needs from a database driver. PGlite and PostgreSQL differ only in
  * how they connect; every query is written once against this interface.
@@ -12,6 +14,8 @@ export interface SqlDriver extends SqlExecutor {
   /** Where the data lives, credentials removed. */
   readonly description: string;
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /** Runs `fn` holding a job lock shared by every process on this database (see job-lock). */
+  exclusive: ExclusiveRunner;
   close(): Promise<void>;
 }
 

@@ -126,4 +126,61 @@ const initial: Migration = {
   `,
 };
 
-export const MIGRATIONS: readonly Migration[] = [initial];
+/*
+ * The memory lifecycle (decay, cold storage, consolidation, deduplication, superseding).
+ *
+ * Decay scores are rewritten for every memory on each maintenance run, so they live in small
+ * `*_lifecycle` rows beside the memories (like usage): rewriting a memory row would add an
+ * entry to each of its indexes, the HNSW graph included, for every memory on every run.
+ * `decay_archived_at` marks memories that decay (not a person) archived: only those come back
+ * by themselves when they are recalled again.
+ *
+ * `key_norm` is the key of a fact with case, spaces and punctuation folded, for the
+ * deterministic contradiction rule (same key, different value: the newer supersedes).
+ */
+const lifecycle: Migration = {
+  version: 2,
+  name: "memory lifecycle",
+  sql: () => `
+    ALTER TABLE semantic_memories
+      ADD COLUMN superseded_by uuid REFERENCES semantic_memories (id) ON DELETE SET NULL,
+      ADD COLUMN key_norm text GENERATED ALWAYS AS
+        (lower(btrim(regexp_replace(key_text, '[[:space:][:punct:]]+', ' ', 'g')))) STORED;
+    CREATE INDEX semantic_key_norm_idx ON semantic_memories (key_norm) WHERE valid_to IS NULL;
+
+    CREATE TABLE episodic_lifecycle (
+      id uuid PRIMARY KEY REFERENCES episodic_memories (id) ON DELETE CASCADE,
+      decay_score real NOT NULL,
+      scored_at timestamptz NOT NULL,
+      decay_archived_at timestamptz
+    );
+    CREATE TABLE semantic_lifecycle (
+      id uuid PRIMARY KEY REFERENCES semantic_memories (id) ON DELETE CASCADE,
+      decay_score real NOT NULL,
+      scored_at timestamptz NOT NULL,
+      decay_archived_at timestamptz
+    );
+
+    -- What happened to each memory, when and why. No foreign key: the history of a merged
+    -- or superseded memory outlives nothing but a hard delete, which removes it explicitly.
+    CREATE TABLE memory_events (
+      seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      memory_id uuid NOT NULL,
+      layer text NOT NULL CHECK (layer IN ('episodic', 'semantic')),
+      event text NOT NULL CHECK (event IN ('created', 'merged', 'superseded', 'archived',
+        'reactivated', 'restored', 'feedback', 'consolidated')),
+      at timestamptz NOT NULL,
+      reason text NOT NULL,
+      details jsonb NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX memory_events_memory_idx ON memory_events (memory_id, at);
+
+    -- Episodes already consolidated, so no episode is consolidated twice.
+    CREATE TABLE consolidated_episodes (
+      episodic_id uuid PRIMARY KEY REFERENCES episodic_memories (id) ON DELETE CASCADE,
+      consolidated_at timestamptz NOT NULL
+    );
+  `,
+};
+
+export const MIGRATIONS: readonly Migration[] = [initial, lifecycle];

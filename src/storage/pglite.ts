@@ -5,6 +5,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../core/ports.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
+import { inProcessExclusive } from "./job-lock.js";
 import { SEARCH_SETTINGS } from "./search-settings.js";
 
 export interface PGliteOptions {
@@ -53,6 +54,7 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
     description: inMemory ? "pglite:memory" : `pglite:${options.dataDir}`,
     ...executor(db),
     transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
+    exclusive: inProcessExclusive(),
     close: () => db.close(),
   };
 }

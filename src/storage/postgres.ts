@@ -3,7 +3,9 @@
  */
 import type { PoolClient } from "pg";
 import type { Logger } from "../core/ports.js";
+import type { Exclusive } from "../core/lifecycle/store-port.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
+import { ADVISORY_KEY_SQL } from "./job-lock.js";
 import { SEARCH_SETTINGS } from "./search-settings.js";
 
 export interface PostgresOptions {
@@ -88,6 +90,34 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
         throw error;
       } finally {
         client.release();
+      }
+    },
+    // A session lock on a connection of its own, held while `fn` works on others.
+    exclusive: async <T>(job: string, wait: boolean, fn: () => Promise<T>) => {
+      const client = await checkout();
+      let broken: Error | undefined;
+      try {
+        if (wait) {
+          await client.query(`SELECT pg_advisory_lock(${ADVISORY_KEY_SQL})`, [job]);
+        } else {
+          const { rows } = await client.query<{ locked: boolean }>(
+            `SELECT pg_try_advisory_lock(${ADVISORY_KEY_SQL}) AS locked`,
+            [job],
+          );
+          if (!rows[0]?.locked) return { ran: false } as Exclusive<T>;
+        }
+        try {
+          return { ran: true, value: await fn() } as Exclusive<T>;
+        } finally {
+          // A connection that cannot unlock is closed, which releases the lock.
+          await client
+            .query(`SELECT pg_advisory_unlock(${ADVISORY_KEY_SQL})`, [job])
+            .catch((error: Error) => {
+              broken = error;
+            });
+        }
+      } finally {
+        client.release(broken);
       }
     },
     close: () => pool.end(),

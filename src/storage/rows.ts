@@ -12,16 +12,33 @@ export const USAGE_TABLE: Record<MemoryLayer, string> = {
   semantic: "semantic_usage",
 };
 
-/** Columns of a memory `m` joined with its usage `u` (absent until first recalled). */
+/** Decay scores, rewritten by every maintenance run (see migration 2). */
+export const LIFECYCLE_TABLE: Record<MemoryLayer, string> = {
+  episodic: "episodic_lifecycle",
+  semantic: "semantic_lifecycle",
+};
+
+/**
+ * Columns of a memory `m` joined with its usage `u` (absent until first recalled) and its
+ * lifecycle `l` (absent until the first maintenance run).
+ */
 export const COLUMNS: Record<MemoryLayer, string> = {
   episodic: `m.id, m.occurred_at, m.recorded_at, m.task_type, m.summary, m.outcome, m.metadata,
     m.tags, m.source, m.subject, m.user_id, m.agent_id, m.confidence,
-    COALESCE(u.access_count, 0) AS access_count, u.last_accessed_at, m.decay_score, m.status`,
+    COALESCE(u.access_count, 0) AS access_count, u.last_accessed_at,
+    COALESCE(l.decay_score, m.decay_score) AS decay_score, m.status`,
   semantic: `m.id, m.key_text, m.value_text, m.task_type, m.confidence, m.created_at,
     m.updated_at, u.last_accessed_at AS last_used_at, m.valid_from, m.valid_to, m.metadata,
     m.tags, m.source, m.subject, m.user_id, m.agent_id,
-    COALESCE(u.access_count, 0) AS access_count, m.status`,
+    COALESCE(u.access_count, 0) AS access_count, m.status,
+    COALESCE(l.decay_score, 1) AS decay_score, m.superseded_by`,
 };
+
+/** The tables COLUMNS reads, for a memory table aliased `m`. */
+export function joinsOf(layer: MemoryLayer): string {
+  return `LEFT JOIN ${USAGE_TABLE[layer]} u ON u.id = m.id
+    LEFT JOIN ${LIFECYCLE_TABLE[layer]} l ON l.id = m.id`;
+}
 
 /**
  * Rows selected with COLUMNS have exactly the domain shape: both drivers return timestamptz as

@@ -19,10 +19,26 @@ import type {
   MemoryLayer,
   SemanticMemory,
 } from "../core/types.js";
+import type {
+  DecayCounts,
+  DecayParameters,
+  EpisodeGroup,
+  Exclusive,
+  FeedbackChange,
+  FeedbackOutcome,
+  MemoryHistory,
+  NeighbourQuery,
+  RestoreOutcome,
+  SemanticChange,
+  SemanticMerge,
+  SemanticNeighbour,
+  SemanticScope,
+} from "../core/lifecycle/store-port.js";
 import { findCandidates } from "./candidates.js";
 import { type SqlDriver, type SqlExecutor, toVectorLiteral } from "./executor.js";
+import * as lifecycle from "./lifecycle-sql.js";
 import { migrate } from "./migrate.js";
-import { COLUMNS, TABLE, toStored, USAGE_TABLE } from "./rows.js";
+import { COLUMNS, joinsOf, TABLE, toStored, USAGE_TABLE } from "./rows.js";
 import { type CorpusSize, needsAnalyze, termsOf, updateCorpus } from "./search-index.js";
 
 /** Rows per INSERT statement: well under PostgreSQL's 65 535 bind parameters. */
@@ -139,7 +155,7 @@ export class SqlMemoryStore implements MemoryStore {
     });
   }
 
-  async insertSemantic(row: NewSemantic): Promise<void> {
+  async insertSemantic(row: NewSemantic, change?: SemanticChange): Promise<boolean> {
     const size = await this.guard("storing a semantic memory", () =>
       this.driver.transaction(async (tx) => {
         const written = await tx.query(...insertRows(TABLE.semantic, [semanticColumns(row)]));
@@ -149,17 +165,67 @@ export class SqlMemoryStore implements MemoryStore {
         if (row.source_episode_ids.length > 0) {
           await this.linkSources(tx, row.id, row.source_episode_ids);
         }
+        await lifecycle.recordCreation(tx, row.id, change ?? { at: row.created_at, reason: "stored" });
         return size;
       }),
     );
     if (size) await this.refreshPlannerStatistics("semantic", size);
+    return size !== undefined;
+  }
+
+  mergeSemantic(merge: SemanticMerge): Promise<boolean> {
+    return this.guard("merging semantic memories", () =>
+      this.driver.transaction(async (tx) => {
+        const [old] = await tx.query<{ search_text: string }>(
+          "SELECT search_text FROM semantic_memories WHERE id = $1 FOR UPDATE",
+          [merge.target_id],
+        );
+        if (!old) return false;
+        await tx.query(
+          `UPDATE semantic_memories SET key_text = $2, value_text = $3, embedding = $4,
+             search_text = $5, terms = $6, confidence = $7, tags = $8, metadata = $9,
+             updated_at = $10
+           WHERE id = $1`,
+          [
+            merge.target_id,
+            merge.key_text,
+            merge.value_text,
+            toVectorLiteral(merge.embedding),
+            merge.search_text,
+            termsOf(merge.search_text),
+            merge.confidence,
+            merge.tags,
+            merge.metadata,
+            merge.at,
+          ],
+        );
+        if (old.search_text !== merge.search_text) {
+          await updateCorpus(tx, "semantic", [old.search_text], -1);
+          await updateCorpus(tx, "semantic", [merge.search_text], 1);
+        }
+        if (merge.source_episode_ids.length > 0) {
+          await this.linkSources(tx, merge.target_id, merge.source_episode_ids);
+        }
+        await lifecycle.recordEvents(
+          tx,
+          "semantic",
+          [merge.target_id],
+          "merged",
+          merge.at,
+          merge.reason,
+          merge.details,
+        );
+        return true;
+      }),
+    );
   }
 
   private async linkSources(tx: SqlExecutor, semanticId: string, episodeIds: readonly string[]) {
     const linked = await tx.query<{ episodic_id: string }>(
-      `INSERT INTO semantic_sources (semantic_id, episodic_id)
-       SELECT $1, e.id FROM episodic_memories e WHERE e.id = ANY($2::uuid[])
-       ON CONFLICT DO NOTHING RETURNING episodic_id`,
+      `WITH wanted AS (SELECT e.id FROM episodic_memories e WHERE e.id = ANY($2::uuid[])),
+       linked AS (INSERT INTO semantic_sources (semantic_id, episodic_id)
+         SELECT $1, id FROM wanted ON CONFLICT DO NOTHING)
+       SELECT id AS episodic_id FROM wanted`,
       [semanticId, episodeIds],
     );
     if (linked.length < new Set(episodeIds).size) {
@@ -178,8 +244,8 @@ export class SqlMemoryStore implements MemoryStore {
     if (ids.length === 0) return Promise.resolve([]);
     return this.guard("reading memories", async () => {
       const rows = await this.driver.query<EpisodicMemory | SemanticMemory>(
-        `SELECT ${COLUMNS[layer]} FROM ${TABLE[layer]} m
-         LEFT JOIN ${USAGE_TABLE[layer]} u ON u.id = m.id WHERE m.id = ANY($1::uuid[])`,
+        `SELECT ${COLUMNS[layer]} FROM ${TABLE[layer]} m ${joinsOf(layer)}
+         WHERE m.id = ANY($1::uuid[])`,
         [ids],
       );
       return rows.map((row) => toStored(layer, row));
@@ -189,18 +255,11 @@ export class SqlMemoryStore implements MemoryStore {
   recordAccess(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void> {
     if (ids.length === 0) return Promise.resolve();
     return this.guard("recording memory access", async () => {
-      // Selecting the ids from the memory table skips any deleted in the meantime.
-      await this.driver.query(
-        `INSERT INTO ${USAGE_TABLE[layer]} (id, access_count, last_accessed_at)
-         SELECT id, 1, $2 FROM ${TABLE[layer]} WHERE id = ANY($1::uuid[])
-         ON CONFLICT (id) DO UPDATE SET access_count = ${USAGE_TABLE[layer]}.access_count + 1,
-           last_accessed_at = GREATEST(${USAGE_TABLE[layer]}.last_accessed_at, excluded.last_accessed_at)`,
-        [ids, at],
-      );
+      await lifecycle.touch(this.driver, layer, ids, at);
     });
   }
 
-  forget(id: string, mode: "soft" | "hard"): Promise<ForgetResult | null> {
+  forget(id: string, mode: "soft" | "hard", at = new Date()): Promise<ForgetResult | null> {
     return this.guard("forgetting a memory", () =>
       this.driver.transaction(async (tx) => {
         for (const layer of ["episodic", "semantic"] as const) {
@@ -210,7 +269,12 @@ export class SqlMemoryStore implements MemoryStore {
               : `UPDATE ${TABLE[layer]} SET status = 'archived' WHERE id = $1 RETURNING search_text`;
           const rows = await tx.query<{ search_text: string }>(sql, [id]);
           if (rows.length > 0) {
-            if (mode === "hard") await updateCorpus(tx, layer, [rows[0]!.search_text], -1);
+            if (mode === "hard") {
+              await updateCorpus(tx, layer, [rows[0]!.search_text], -1);
+              await tx.query("DELETE FROM memory_events WHERE memory_id = $1", [id]);
+            } else {
+              await lifecycle.recordForgotten(tx, layer, id, at);
+            }
             return { id, layer, mode, status: mode === "hard" ? "deleted" : "archived" } as const;
           }
         }
@@ -229,6 +293,67 @@ export class SqlMemoryStore implements MemoryStore {
       );
       return row ?? { total: 0, active: 0, archived: 0 };
     });
+  }
+
+  applyDecay(layer: MemoryLayer, parameters: DecayParameters, at: Date): Promise<DecayCounts> {
+    return this.guard("applying decay", () =>
+      lifecycle.applyDecay(this.driver, layer, parameters, at),
+    );
+  }
+
+  restore(id: string, minConfidence: number, at: Date): Promise<RestoreOutcome | null> {
+    return this.guard("restoring a memory", () =>
+      this.driver.transaction((tx) => lifecycle.restore(tx, id, minConfidence, at)),
+    );
+  }
+
+  applyFeedback(change: FeedbackChange): Promise<FeedbackOutcome | null> {
+    return this.guard("recording feedback", () =>
+      this.driver.transaction((tx) => lifecycle.applyFeedback(tx, change)),
+    );
+  }
+
+  history(id: string): Promise<MemoryHistory | null> {
+    return this.guard("reading a memory's history", () => lifecycle.history(this.driver, id));
+  }
+
+  semanticNeighbours(query: NeighbourQuery): Promise<SemanticNeighbour[]> {
+    return this.guard("finding similar knowledge", () =>
+      lifecycle.semanticNeighbours(this.driver, query),
+    );
+  }
+
+  mergedRequest(requestId: string): Promise<string | null> {
+    return this.guard("checking for a merged request", () =>
+      lifecycle.mergedRequest(this.driver, requestId),
+    );
+  }
+
+  pendingEpisodeGroups(
+    minEpisodes: number,
+    taskType: string | undefined,
+    limit: number,
+  ): Promise<EpisodeGroup[]> {
+    return this.guard("finding episodes to consolidate", () =>
+      lifecycle.pendingEpisodeGroups(this.driver, minEpisodes, taskType, limit),
+    );
+  }
+
+  groupEpisodes(group: SemanticScope & { task_type: string }, limit: number) {
+    return this.guard("reading episodes to consolidate", () =>
+      lifecycle.groupEpisodes(this.driver, group, limit),
+    );
+  }
+
+  markConsolidated(episodeIds: readonly string[], into: readonly string[], at: Date) {
+    return this.guard("recording consolidation", () =>
+      this.driver.transaction((tx) => lifecycle.markConsolidated(tx, episodeIds, into, at)),
+    );
+  }
+
+  exclusive<T>(job: string, wait: boolean, fn: () => Promise<T>): Promise<Exclusive<T>> {
+    // Only taking the lock is a storage failure; what the job throws passes through as is.
+    return this.driver.exclusive(job, wait, fn);
   }
 
   ping(): Promise<void> {

@@ -1,5 +1,5 @@
 /** Semantic memories: rules and facts. */
-import { StoreOutput, toJson } from "../../core/outputs.js";
+import { StoreSemanticOutput, toJson } from "../../core/outputs.js";
 import { StoreSemanticInput } from "../../core/schemas.js";
 import { readJsonObject } from "../body.js";
 import { json, type RouteSpec } from "../route.js";
@@ -13,7 +13,13 @@ export const storeFactRoute: RouteSpec = {
   auth: true,
   hostCheck: true,
   request: { body: StoreSemanticInput },
-  responses: { 201: { description: "Stored; the memory's id.", content: json(StoreOutput) } },
+  responses: {
+    201: {
+      description:
+        "Stored; the id of the memory that holds it, which is an existing one when it was merged into a near-duplicate.",
+      content: json(StoreSemanticOutput),
+    },
+  },
   errors: [400, 413, 503],
   handle: async (c, { memory }) => {
     const result = await memory.storeSemantic(await readJsonObject(c));

@@ -2,6 +2,13 @@
 import type { RouteSpec } from "../route.js";
 import { storeFactRoute } from "./facts.js";
 import { healthRoute } from "./health.js";
+import {
+  consolidateRoute,
+  feedbackRoute,
+  historyRoute,
+  maintainRoute,
+  restoreRoute,
+} from "./lifecycle.js";
 import { mcpRoute } from "./mcp.js";
 import { forgetMemoryRoute, storeMemoryRoute } from "./memories.js";
 import { metricsRoute } from "./metrics.js";
@@ -17,6 +24,11 @@ export const ROUTES: readonly RouteSpec[] = [
   recallRoute,
   summarizeRoute,
   statsRoute,
+  maintainRoute,
+  consolidateRoute,
+  feedbackRoute,
+  restoreRoute,
+  historyRoute,
   mcpRoute,
   healthRoute,
   metricsRoute,

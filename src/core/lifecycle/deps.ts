@@ -1,0 +1,32 @@
+import type { Clock, LanguageModel, Logger, MemoryStore } from "../ports.js";
+import type { LifecycleSettings } from "./settings.js";
+
+/** What the lifecycle works with; the memory service provides it. */
+export interface LifecycleDeps {
+  store: MemoryStore;
+  clock: Clock;
+  logger: Logger;
+  settings: LifecycleSettings;
+  /** Absent with provider `none`: every step takes its deterministic fallback. */
+  llm?: LanguageModel | undefined;
+  /** The service's embedder, checked for dimensions. */
+  embed(texts: string[]): Promise<Float32Array[]>;
+}
+
+/** Runs a model call; on failure logs it and returns undefined so the caller falls back. */
+export async function withFallback<T>(
+  deps: LifecycleDeps,
+  purpose: string,
+  call: (llm: NonNullable<LifecycleDeps["llm"]>) => Promise<T>,
+): Promise<T | undefined> {
+  if (!deps.llm) return undefined;
+  try {
+    return await call(deps.llm);
+  } catch (error) {
+    deps.logger.warn(`language model failed for ${purpose}; using the fallback`, {
+      model: deps.llm.id,
+      error: error instanceof Error ? error.message : String(error),
+    });
+    return undefined;
+  }
+}

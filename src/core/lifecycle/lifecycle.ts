@@ -1,0 +1,178 @@
+/**
+ * The memory lifecycle behind the service's maintain, consolidate, feedback, restore and
+ * history operations, and behind storeSemantic's deduplication and superseding.
+ */
+import { notFound } from "../errors.js";
+import type { StoredMemory } from "../ports.js";
+import {
+  ConsolidateInput,
+  FeedbackInput,
+  MaintainInput,
+  MemoryIdInput,
+} from "../schemas.js";
+import { parseInstant } from "../time-range.js";
+import type { MemoryLayer } from "../types.js";
+import { validate } from "../validate.js";
+import { type ConsolidateResult, consolidate } from "./consolidate.js";
+import type { LifecycleDeps } from "./deps.js";
+import { type AddedKnowledge, addKnowledge, type KnowledgeRequest } from "./knowledge.js";
+import type {
+  DecayCounts,
+  DecayParameters,
+  FeedbackOutcome,
+  MemoryHistory,
+  RestoreOutcome,
+} from "./store-port.js";
+
+/** Library-only options of the scheduled jobs, not part of any wire format. */
+export interface JobOptions {
+  /**
+   * Skip (answer `skipped: true`) when another process on this database is running the same
+   * job, instead of waiting for it. The scheduler inside `serve` runs jobs this way.
+   */
+  ifIdle?: boolean;
+}
+
+export interface MaintainResult extends DecayCounts {
+  at: Date;
+  episodic: DecayCounts;
+  semantic: DecayCounts;
+  skipped?: true;
+}
+
+export type ConsolidateResponse = ConsolidateResult & { skipped?: true };
+
+export interface FeedbackResult extends FeedbackOutcome {
+  useful: boolean;
+}
+
+const NO_COUNTS: DecayCounts = { scored: 0, archived: 0, reactivated: 0, confidence_lowered: 0 };
+
+export class Lifecycle {
+  constructor(private readonly deps: LifecycleDeps) {}
+
+  private at(now: string | undefined): Date {
+    return now ? parseInstant(now)! : this.deps.clock.now();
+  }
+
+  private decayParameters(layer: MemoryLayer): DecayParameters {
+    const { decay, confidence } = this.deps.settings;
+    const semantic = layer === "semantic";
+    return {
+      lambda: semantic ? decay.semanticLambda : decay.episodicLambda,
+      accessWeight: decay.accessWeight,
+      archiveThreshold: decay.archiveThreshold,
+      // Confidence decays and archives knowledge; an episode's confidence is its writer's.
+      minConfidence: semantic ? confidence.minimum : 0,
+      confidenceDecayPerDay: semantic ? confidence.decayPerDay : 0,
+      unusedGraceDays: confidence.unusedGraceDays,
+    };
+  }
+
+  /** Decay and cold storage for every memory: one statement per layer. */
+  async maintain(input: unknown, options: JobOptions = {}): Promise<MaintainResult> {
+    const request = validate(MaintainInput, input);
+    const at = this.at(request.now);
+    const run = await this.deps.store.exclusive("maintain", !options.ifIdle, async () => {
+      const episodic = await this.deps.store.applyDecay(
+        "episodic",
+        this.decayParameters("episodic"),
+        at,
+      );
+      const semantic = await this.deps.store.applyDecay(
+        "semantic",
+        this.decayParameters("semantic"),
+        at,
+      );
+      return { episodic, semantic };
+    });
+    if (!run.ran) {
+      return { at, ...NO_COUNTS, episodic: NO_COUNTS, semantic: NO_COUNTS, skipped: true };
+    }
+    const { episodic, semantic } = run.value;
+    const sum = (key: keyof DecayCounts) => episodic[key] + semantic[key];
+    const result: MaintainResult = {
+      at,
+      scored: sum("scored"),
+      archived: sum("archived"),
+      reactivated: sum("reactivated"),
+      confidence_lowered: sum("confidence_lowered"),
+      episodic,
+      semantic,
+    };
+    this.deps.logger.info("maintenance done", {
+      scored: result.scored,
+      archived: result.archived,
+      reactivated: result.reactivated,
+    });
+    return result;
+  }
+
+  async consolidate(input: unknown, options: JobOptions = {}): Promise<ConsolidateResponse> {
+    const request = validate(ConsolidateInput, input);
+    const at = this.at(request.now);
+    const run = await this.deps.store.exclusive("consolidate", !options.ifIdle, () =>
+      consolidate(this.deps, request.task_type, at),
+    );
+    if (run.ran) return run.value;
+    return {
+      created: [],
+      updated: [],
+      merged: 0,
+      superseded: [],
+      consolidated_episodes: 0,
+      groups: [],
+      skipped: true,
+    };
+  }
+
+  addKnowledge(request: KnowledgeRequest): Promise<AddedKnowledge> {
+    return addKnowledge(this.deps, request);
+  }
+
+  async feedback(input: unknown): Promise<FeedbackResult> {
+    const request = validate(FeedbackInput, input);
+    const { confidence } = this.deps.settings;
+    const outcome = await this.deps.store.applyFeedback({
+      id: request.memory_id,
+      useful: request.useful,
+      delta: request.useful ? confidence.usefulStep : -confidence.notUsefulStep,
+      minConfidence: confidence.minimum,
+      reason: request.reason ?? null,
+      at: this.deps.clock.now(),
+    });
+    if (!outcome) throw notFound("memory_id", request.memory_id);
+    return { ...outcome, useful: request.useful };
+  }
+
+  async restore(input: unknown): Promise<RestoreOutcome> {
+    const request = validate(MemoryIdInput, input);
+    const outcome = await this.deps.store.restore(
+      request.memory_id,
+      this.deps.settings.confidence.minimum,
+      this.deps.clock.now(),
+    );
+    if (!outcome) throw notFound("memory_id", request.memory_id);
+    this.deps.logger.info("memory restored", { ...outcome });
+    return outcome;
+  }
+
+  async history(input: unknown): Promise<MemoryHistory> {
+    const request = validate(MemoryIdInput, input);
+    const history = await this.deps.store.history(request.memory_id);
+    if (!history) throw notFound("memory_id", request.memory_id);
+    if (history.events.some((event) => event.event === "created")) return history;
+    // Episodes are written in bulk without a creation event: their row says when.
+    const [row] = await this.deps.store.getMany(history.layer, [history.id]);
+    return row ? { ...history, events: [createdEvent(row), ...history.events] } : history;
+  }
+}
+
+function createdEvent(row: StoredMemory) {
+  return {
+    event: "created" as const,
+    at: row.layer === "episodic" ? row.recorded_at : row.created_at,
+    reason: "stored",
+    details: {},
+  };
+}

@@ -1,0 +1,175 @@
+/**
+ * What the memory lifecycle needs from storage (part of the MemoryStore port in core/ports).
+ * Every operation is set-based SQL in the store: maintenance touches each memory in one
+ * statement per layer, never row by row.
+ */
+import type { JsonObject, MemoryLayer, MemoryStatus, Outcome } from "../types.js";
+
+export interface DecayParameters {
+  /** λ per day. */
+  lambda: number;
+  /** α, the weight of ln(1 + access_count). */
+  accessWeight: number;
+  archiveThreshold: number;
+  /** Archive below this confidence too (0 turns it off). */
+  minConfidence: number;
+  /** Confidence decay per unused day after the grace period (0: confidence does not decay). */
+  confidenceDecayPerDay: number;
+  unusedGraceDays: number;
+}
+
+export interface DecayCounts {
+  scored: number;
+  archived: number;
+  reactivated: number;
+  confidence_lowered: number;
+}
+
+export const MEMORY_EVENTS = [
+  "created",
+  "merged",
+  "superseded",
+  "archived",
+  "reactivated",
+  "restored",
+  "feedback",
+  "consolidated",
+] as const;
+export type MemoryEventKind = (typeof MEMORY_EVENTS)[number];
+
+export interface MemoryEvent {
+  event: MemoryEventKind;
+  at: Date;
+  reason: string;
+  details: JsonObject;
+}
+
+export interface MemoryHistory {
+  id: string;
+  layer: MemoryLayer;
+  status: MemoryStatus;
+  events: MemoryEvent[];
+  /** Semantic: the episodes it was drawn from. */
+  sources: string[];
+  /** Episodic: the semantic memories drawn from it. */
+  consolidated_into: string[];
+  superseded_by: string | null;
+  /** Semantic: the older memories this one superseded. */
+  supersedes: string[];
+}
+
+/** An active, current semantic memory of the same scope as a new one, with its similarity. */
+export interface SemanticNeighbour {
+  id: string;
+  key_text: string;
+  value_text: string;
+  confidence: number;
+  tags: string[];
+  metadata: JsonObject;
+  /** Cosine similarity to the new memory, −1..1. */
+  similarity: number;
+  /** The normalised keys are equal (case, spaces and punctuation folded). */
+  same_key: boolean;
+}
+
+export interface SemanticScope {
+  task_type: string | null;
+  user_id: string | null;
+  agent_id: string | null;
+}
+
+export interface NeighbourQuery extends SemanticScope {
+  embedding: Float32Array;
+  key_text: string;
+  limit: number;
+}
+
+/** Why a semantic memory is written, and which older ones it supersedes. */
+export interface SemanticChange {
+  at: Date;
+  reason: string;
+  details?: JsonObject;
+  supersedes?: string[];
+}
+
+export interface SemanticMerge {
+  target_id: string;
+  key_text: string;
+  value_text: string;
+  embedding: Float32Array;
+  search_text: string;
+  confidence: number;
+  tags: string[];
+  metadata: JsonObject;
+  source_episode_ids: string[];
+  at: Date;
+  reason: string;
+  details: JsonObject;
+}
+
+export interface FeedbackChange {
+  id: string;
+  useful: boolean;
+  /** Added to confidence (negative when not useful); the result is clamped to 0..1. */
+  delta: number;
+  minConfidence: number;
+  reason: string | null;
+  at: Date;
+}
+
+export interface FeedbackOutcome {
+  id: string;
+  layer: MemoryLayer;
+  previous_confidence: number;
+  confidence: number;
+  status: MemoryStatus;
+}
+
+export interface RestoreOutcome {
+  id: string;
+  layer: MemoryLayer;
+  previous_status: MemoryStatus;
+  status: "active";
+}
+
+/** Episodes of one task type and scope waiting for consolidation. */
+export interface EpisodeGroup extends SemanticScope {
+  task_type: string;
+  pending: number;
+}
+
+export interface GroupEpisode {
+  id: string;
+  occurred_at: Date;
+  summary: string;
+  outcome: Outcome;
+  consolidated: boolean;
+}
+
+export type Exclusive<T> = { ran: true; value: T } | { ran: false };
+
+export interface LifecycleStore {
+  /** Scores every memory of a layer, archives and reactivates: one statement. */
+  applyDecay(layer: MemoryLayer, parameters: DecayParameters, at: Date): Promise<DecayCounts>;
+  restore(id: string, minConfidence: number, at: Date): Promise<RestoreOutcome | null>;
+  applyFeedback(change: FeedbackChange): Promise<FeedbackOutcome | null>;
+  history(id: string): Promise<MemoryHistory | null>;
+  semanticNeighbours(query: NeighbourQuery): Promise<SemanticNeighbour[]>;
+  /** Merges into an existing semantic memory; false when it no longer exists. */
+  mergeSemantic(merge: SemanticMerge): Promise<boolean>;
+  /** The merge that took in a request with this client id, if any (retries are idempotent). */
+  mergedRequest(requestId: string): Promise<string | null>;
+  pendingEpisodeGroups(
+    minEpisodes: number,
+    taskType: string | undefined,
+    limit: number,
+  ): Promise<EpisodeGroup[]>;
+  /** The group's active episodes: those not yet consolidated first, then newest first. */
+  groupEpisodes(group: SemanticScope & { task_type: string }, limit: number): Promise<GroupEpisode[]>;
+  markConsolidated(episodeIds: readonly string[], into: readonly string[], at: Date): Promise<void>;
+  /**
+   * Runs `fn` while holding the named job lock, shared by every process on this database.
+   * With `wait` false, returns `{ ran: false }` at once when another holds it.
+   */
+  exclusive<T>(job: string, wait: boolean, fn: () => Promise<T>): Promise<Exclusive<T>>;
+}
