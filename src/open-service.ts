@@ -34,6 +34,7 @@ export async function openService(
     logger,
     candidateLimit: config.recall.candidateLimit,
     tokens: cl100k,
+    lifecycle: config.lifecycle,
     ranking: {
       floor: config.recall.floor,
       freshnessHalfLifeDays: config.recall.freshnessHalfLifeDays,

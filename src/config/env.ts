@@ -62,13 +62,38 @@ function embedderFromEnv(env: Env): HindsightConfigInput["embedder"] {
   }
 }
 
+/** The lifecycle settings the environment overrides; the rest come from the config schema. */
+function lifecycleFromEnv(env: Env): HindsightConfigInput["lifecycle"] | undefined {
+  const maintain = number(env, "HINDSIGHT_MAINTAIN_INTERVAL");
+  const consolidate = number(env, "HINDSIGHT_CONSOLIDATE_INTERVAL");
+  const threshold = number(env, "HINDSIGHT_ARCHIVE_THRESHOLD");
+  const episodic = number(env, "HINDSIGHT_DECAY_LAMBDA_EPISODIC");
+  const semantic = number(env, "HINDSIGHT_DECAY_LAMBDA_SEMANTIC");
+  const minEpisodes = number(env, "HINDSIGHT_CONSOLIDATE_MIN_EPISODES");
+  const dedup = number(env, "HINDSIGHT_DEDUP_SIMILARITY");
+  const given = <T extends Record<string, number | undefined>>(values: T) =>
+    Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
+  const lifecycle = {
+    decay: given({ archiveThreshold: threshold, episodicLambda: episodic, semanticLambda: semantic }),
+    consolidation: given({ minEpisodes }),
+    schedule: given({ maintainIntervalSeconds: maintain, consolidateIntervalSeconds: consolidate }),
+    ...given({ dedupSimilarity: dedup }),
+  };
+  const empty = Object.values(lifecycle).every(
+    (value) => typeof value === "object" && Object.keys(value).length === 0,
+  );
+  return empty ? undefined : lifecycle;
+}
+
 export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfigInput {
   const databaseUrl = flags.databaseUrl ?? env.DATABASE_URL;
   const dataDir = flags.dataDir ?? env.HINDSIGHT_DATA_DIR ?? join(homedir(), ".hindsight", "data");
   const lockTimeoutMs = number(env, "HINDSIGHT_LOCK_TIMEOUT_MS");
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
   const fusion = env.HINDSIGHT_RECALL_FUSION;
+  const lifecycle = lifecycleFromEnv(env);
   return {
+    ...(lifecycle ? { lifecycle } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
     dataDir: dataDir === "memory://" ? dataDir : resolve(expandHome(dataDir)),
     ...(lockTimeoutMs === undefined ? {} : { lockTimeoutMs }),

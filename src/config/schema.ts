@@ -3,6 +3,7 @@
  * server main) read the environment and flags to build it; library code never does.
  */
 import { z } from "zod";
+import { DEFAULT_LIFECYCLE as L } from "../core/lifecycle/settings.js";
 import { DEFAULT_RANKING } from "../core/ranking.js";
 
 const HashEmbedderConfig = z.strictObject({ kind: z.literal("hash") });
@@ -35,6 +36,43 @@ export const EmbedderConfig = z.discriminatedUnion("kind", [
 export type EmbedderConfig = z.infer<typeof EmbedderConfig>;
 
 const Weight = z.number().min(0).max(1);
+const Rate = z.number().min(0).max(10);
+const Seconds = z.number().int().min(0).max(31_536_000);
+
+/** Decay, cold storage, confidence, consolidation, deduplication and their schedule. */
+const LifecycleConfig = z.strictObject({
+  decay: z
+    .strictObject({
+      episodicLambda: Rate.default(L.decay.episodicLambda),
+      semanticLambda: Rate.default(L.decay.semanticLambda),
+      accessWeight: Rate.default(L.decay.accessWeight),
+      archiveThreshold: Rate.default(L.decay.archiveThreshold),
+    })
+    .prefault({}),
+  confidence: z
+    .strictObject({
+      minimum: Weight.default(L.confidence.minimum),
+      unusedGraceDays: z.number().min(0).default(L.confidence.unusedGraceDays),
+      decayPerDay: Rate.default(L.confidence.decayPerDay),
+      usefulStep: Weight.default(L.confidence.usefulStep),
+      notUsefulStep: Weight.default(L.confidence.notUsefulStep),
+    })
+    .prefault({}),
+  consolidation: z
+    .strictObject({
+      minEpisodes: z.number().int().min(2).max(1000).default(L.consolidation.minEpisodes),
+      maxEpisodes: z.number().int().min(2).max(500).default(L.consolidation.maxEpisodes),
+      maxGroups: z.number().int().min(1).max(1000).default(L.consolidation.maxGroups),
+    })
+    .prefault({}),
+  dedupSimilarity: Weight.default(L.dedupSimilarity),
+  schedule: z
+    .strictObject({
+      maintainIntervalSeconds: Seconds.default(L.schedule.maintainIntervalSeconds),
+      consolidateIntervalSeconds: Seconds.default(L.schedule.consolidateIntervalSeconds),
+    })
+    .prefault({}),
+});
 
 export const HindsightConfig = z.strictObject({
   /** PostgreSQL connection string; when absent, the embedded store in `dataDir` is used. */
@@ -85,6 +123,7 @@ export const HindsightConfig = z.strictObject({
       outcomeWeights: DEFAULT_RANKING.outcomeWeights,
       weights: DEFAULT_RANKING.weights,
     }),
+  lifecycle: LifecycleConfig.prefault({}),
 });
 
 export type HindsightConfig = z.output<typeof HindsightConfig>;

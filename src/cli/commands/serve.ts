@@ -3,6 +3,7 @@
  */
 import type { Command } from "commander";
 import { ErrorCode, HindsightError, invalidInput } from "../../core/errors.js";
+import { startLifecycleSchedule } from "../../core/lifecycle/schedule.js";
 import { createHttpApp } from "../../http/app.js";
 import { hostnameOf, LOOPBACK_HOSTS } from "../../http/origin.js";
 import { listen, type RunningServer } from "../../http/server.js";
@@ -94,8 +95,12 @@ export function registerServe(program: Command): void {
           );
         }
         process.stderr.write(`hindsight: listening on ${server.url} (REST /v1, MCP /mcp)\n`);
+        // Maintenance and consolidation (HINDSIGHT_MAINTAIN_INTERVAL, …_CONSOLIDATE_INTERVAL).
+        const schedule = startLifecycleSchedule(memory, memory.config.lifecycle.schedule, logger);
+        if (schedule.jobs.length > 0) logger.info(`scheduled: ${schedule.jobs.join(", ")}`);
         const signal = await nextSignal();
         process.stderr.write(`hindsight: ${signal}: finishing requests in flight, then stopping\n`);
+        await schedule.stop();
         await server.close();
       });
     });
