@@ -3,11 +3,16 @@
  * The `hindsight` command line: a thin layer over the library.
  */
 import { Command, CommanderError } from "commander";
+import { registerConsolidate } from "./commands/consolidate.js";
 import { registerEval } from "./commands/eval.js";
+import { registerFeedback } from "./commands/feedback.js";
 import { registerForget } from "./commands/forget.js";
+import { registerHistory } from "./commands/history.js";
+import { registerMaintain } from "./commands/maintain.js";
 import { registerMcp } from "./commands/mcp.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerRecall } from "./commands/recall.js";
+import { registerRestore } from "./commands/restore.js";
 import { registerServe } from "./commands/serve.js";
 import { registerStats } from "./commands/stats.js";
 import { registerStore } from "./commands/store.js";
@@ -30,6 +35,11 @@ for (const register of [
   registerStoreFact,
   registerRecall,
   registerForget,
+  registerRestore,
+  registerFeedback,
+  registerHistory,
+  registerMaintain,
+  registerConsolidate,
   registerStats,
   registerMigrate,
   registerMcp,

@@ -17,6 +17,8 @@ export const TOOL_NAMES = [
   "memory_forget",
   "memory_summarize",
   "memory_stats",
+  "memory_feedback",
+  "memory_history",
 ];
 
 /** Stored text that tries to close its block and forge another. */

@@ -65,7 +65,13 @@ export function registerStoreFact(program: Command): void {
             source_episode_ids: csv(options.sources),
           }),
         );
-        printResult(result, options, () => result.id);
+        printResult(result, options, () =>
+          result.merged_into
+            ? `${result.id}\nmerged into this existing memory, which said nearly the same`
+            : result.superseded
+              ? `${result.id}\nsupersedes ${result.superseded.join(", ")}`
+              : result.id,
+        );
       });
     });
 }

@@ -1,5 +1,7 @@
 import type { MemoryTool } from "../tool.js";
+import { feedbackTool } from "./feedback.js";
 import { forgetTool } from "./forget.js";
+import { historyTool } from "./history.js";
 import { recallTool } from "./recall.js";
 import { statsTool } from "./stats.js";
 import { storeTool } from "./store.js";
@@ -12,4 +14,6 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   forgetTool,
   summarizeTool,
   statsTool,
+  feedbackTool,
+  historyTool,
 ];
