@@ -12,6 +12,7 @@ import type {
   LanguageModel,
   LlmUsage,
   Logger,
+  MemoryStore,
 } from "../../src/core/ports.js";
 import { DEFAULT_RANKING } from "../../src/core/ranking.js";
 import { MemoryService } from "../../src/core/service.js";
@@ -27,6 +28,8 @@ export interface ServiceOptions {
   embedder?: Embedder;
   lifecycle?: Partial<LifecycleSettings>;
   logger?: Logger;
+  /** Wraps the store, to observe what the service asks of it. */
+  wrapStore?: (store: MemoryStore) => MemoryStore;
 }
 
 export async function openLifecycleService(
@@ -35,7 +38,7 @@ export async function openLifecycleService(
 ): Promise<MemoryService> {
   const logger = options.logger ?? silentLogger;
   const service = new MemoryService({
-    store: await openStore(location, logger),
+    store: (options.wrapStore ?? ((store) => store))(await openStore(location, logger)),
     embedder: options.embedder ?? createHashEmbedder(),
     clock: options.clock ?? fixedClock(new Date("2025-01-01T00:00:00Z")),
     logger,
