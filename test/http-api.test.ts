@@ -37,6 +37,7 @@ interface CallOptions {
   validate?: boolean;
 }
 
+const UNKNOWN = "00000000-0000-4000-8000-000000000000";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MIB = 1024 * 1024;
 
@@ -447,6 +448,112 @@ describe("REST routes", () => {
     const reply = await call(small.base, "POST", "/v1/memories", { body: episode });
     expectError(reply, 413, "PAYLOAD_TOO_LARGE");
     expect(reply.body.message).toContain("100 bytes");
+  });
+});
+
+describe("lifecycle routes", () => {
+  let base: string;
+  let memory: Hindsight;
+
+  beforeAll(async () => {
+    memory = await openMemory();
+    ({ base } = await serve(memory));
+  });
+
+  it("consolidates, rates, maintains, restores and tells a memory's history", async () => {
+    const { ids } = await memory.storeEpisodicBatch(
+      Array.from({ length: 10 }, (_, i) => ({
+        task_type: "deploy",
+        summary: i < 4 ? `Deploy ${i} failed: port 8080 in use` : `Deploy ${i} went fine`,
+        outcome: i < 4 ? "failure" : "success",
+      })),
+    );
+    const consolidated = await call(base, "POST", "/v1/consolidate", { body: {} });
+    expect(consolidated.status).toBe(200);
+    expect(consolidated.body.groups).toEqual([
+      { task_type: "deploy", user_id: null, agent_id: null, episodes: 10, method: "statistical" },
+    ]);
+    const outcomes = consolidated.body.created.find(
+      (c: { key: string }) => c.key === "Outcomes of deploy tasks",
+    );
+    expect(outcomes.sources.sort()).toEqual([...ids].sort());
+
+    const rated = await call(base, "POST", "/v1/feedback", {
+      body: { memory_id: outcomes.id, useful: false, reason: "too vague" },
+    });
+    expect(rated.status).toBe(200);
+    expect(rated.body).toMatchObject({ id: outcomes.id, layer: "semantic", useful: false });
+    expect(rated.body.confidence).toBeLessThan(rated.body.previous_confidence);
+
+    // No body: maintenance now; `now` far ahead: every episode has faded.
+    const now = await call(base, "POST", "/v1/maintain");
+    expect(now.status).toBe(200);
+    expect(now.body).toMatchObject({ archived: 0, episodic: { scored: 10 } });
+    const later = await call(base, "POST", "/v1/maintain", {
+      body: { now: new Date(Date.now() + 120 * 86_400_000).toISOString() },
+    });
+    expect(later.body.episodic.archived).toBe(10);
+
+    const restored = await call(base, "POST", `/v1/memories/${ids[0]}/restore`);
+    expect(restored.status).toBe(200);
+    expect(restored.body).toEqual({
+      id: ids[0],
+      layer: "episodic",
+      previous_status: "archived",
+      status: "active",
+    });
+    const history = await call(base, "GET", `/v1/memories/${ids[0]}/history`);
+    expect(history.status).toBe(200);
+    expect(history.body.events.map((e: { event: string }) => e.event)).toEqual([
+      "created",
+      "consolidated",
+      "archived",
+      "restored",
+    ]);
+    expect(history.body.consolidated_into).toContain(outcomes.id);
+  });
+
+  it("says when a stored fact supersedes another", async () => {
+    const first = await call(base, "POST", "/v1/facts", {
+      body: { key_text: "Release day", value_text: "Tuesday" },
+    });
+    const second = await call(base, "POST", "/v1/facts", {
+      body: { key_text: "Release day", value_text: "Thursday, since June" },
+    });
+    expect(second.status).toBe(201);
+    expect(second.body).toEqual({ id: expect.stringMatching(UUID), superseded: [first.body.id] });
+    const again = await call(base, "POST", "/v1/facts", {
+      body: { key_text: "Release day", value_text: "Thursday, since June" },
+    });
+    expect(again.body).toEqual({ id: second.body.id, merged_into: second.body.id });
+  });
+
+  it("names the field at fault and answers 404 for unknown memories", async () => {
+    expectError(
+      await call(base, "POST", "/v1/maintain", { body: { now: "next tuesday" } }),
+      400,
+      "INVALID_INPUT",
+      "now",
+    );
+    expectError(
+      await call(base, "POST", "/v1/feedback", { body: { memory_id: UNKNOWN, useful: "very" } }),
+      400,
+      "INVALID_INPUT",
+      "useful",
+    );
+    expectError(
+      await call(base, "POST", "/v1/feedback", { body: { memory_id: UNKNOWN, useful: true } }),
+      404,
+      "NOT_FOUND",
+      "memory_id",
+    );
+    expectError(
+      await call(base, "GET", `/v1/memories/${UNKNOWN}/history`),
+      404,
+      "NOT_FOUND",
+      "memory_id",
+    );
+    expectError(await call(base, "POST", "/v1/memories/nope/restore"), 400, "INVALID_INPUT", "memory_id");
   });
 });
 

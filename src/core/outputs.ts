@@ -243,7 +243,7 @@ export const HistoryOutput = z.object({
         details: z.record(z.string(), z.unknown()),
       }),
     )
-    .describe("What happened to the memory, oldest first."),
+    .describe("What happened to the memory, in the order it happened."),
   sources: z.array(z.uuid()).describe("Semantic: the episodes it was drawn from."),
   consolidated_into: z.array(z.uuid()).describe("Episodic: knowledge drawn from it."),
   superseded_by: z.uuid().nullable(),

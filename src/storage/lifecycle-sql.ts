@@ -273,7 +273,7 @@ export async function history(db: SqlExecutor, id: string): Promise<MemoryHistor
   const found = await locate(db, id);
   if (!found) return null;
   const events = await db.query<MemoryEvent>(
-    `SELECT event, at, reason, details FROM memory_events WHERE memory_id = $1 ORDER BY at, seq`,
+    `SELECT event, at, reason, details FROM memory_events WHERE memory_id = $1 ORDER BY seq`,
     [id],
   );
   const related = await db.query<{ kind: string; id: string }>(
