@@ -25,7 +25,7 @@ describe.each(BACKENDS)("hindsight CLI on $name", (backend) => {
     const migrate = json<{ applied: number[]; current: number }>(
       await runCli(["migrate", "--json"], env),
     );
-    expect(migrate.current).toBe(1);
+    expect(migrate.current).toBe(2);
 
     const stored = await runCli(
       [

@@ -301,7 +301,7 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
     it("reopens with migrations already applied, and refuses another embedder", async () => {
       await memory.close();
       memory = await createHindsight(location, { clock });
-      expect(await memory.migrate()).toEqual({ applied: [], current: 1 });
+      expect(await memory.migrate()).toEqual({ applied: [], current: 2 });
       expect((await memory.recall({ query_text: "billing deploy port" })).results[0]?.id).toBe(
         deployFailure,
       );
