@@ -4,7 +4,12 @@
  * superseding and history.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/adapters.js";
+import { fixedClock, silentLogger } from "../src/adapters.js";
+import { createHashEmbedder } from "../src/embedders/hash.js";
+import { migrate } from "../src/storage/migrate.js";
+import { MIGRATIONS } from "../src/storage/migrations.js";
+import { openPGlite } from "../src/storage/pglite.js";
+import { openPostgres } from "../src/storage/postgres.js";
 import type { MemoryService } from "../src/core/service.js";
 import { BACKENDS } from "./support/backends.js";
 import {
@@ -65,6 +70,37 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       );
       return ids;
     }
+
+    it("upgrades a version-1 database with memories in it", async () => {
+      const { location, cleanup } = await backend.fresh();
+      const driver =
+        backend.name === "postgres"
+          ? await openPostgres({ connectionString: location.databaseUrl!, logger: silentLogger })
+          : await openPGlite({ dataDir: location.dataDir, logger: silentLogger });
+      const embedder = createHashEmbedder();
+      await migrate(driver, embedder, MIGRATIONS.slice(0, 1));
+      const old = crypto.randomUUID();
+      await driver.query(
+        `INSERT INTO semantic_memories (id, key_text, value_text, embedding, search_text, terms,
+           created_at, updated_at, valid_from)
+         VALUES ($1, 'Release day', 'Tuesday', $2, 'release day tuesday', '{release,day,tuesday}',
+           $3, $3, $3)`,
+        [old, `[${(await embedder.embed(["Release day Tuesday"]))[0]!.join(",")}]`, START],
+      );
+      await driver.close();
+      const upgraded = await openLifecycleService(location, { clock });
+      cleanups.push(async () => {
+        await upgraded.close();
+        await cleanup();
+      });
+      expect(await upgraded.migrate()).toEqual({ applied: [2], current: 2 });
+      const [row] = await upgraded.store.getMany("semantic", [old]);
+      expect(row).toMatchObject({ key_text: "Release day", decay_score: 1, superseded_by: null });
+      // The generated key of the old row takes part in the contradiction rule at once.
+      const next = await upgraded.storeSemantic({ key_text: "release day", value_text: "Thursday" });
+      expect(next.superseded).toEqual([old]);
+      expect((await upgraded.maintain({})).semantic.scored).toBe(2);
+    });
 
     it("archives unused episodes after 120 simulated days without losing any", async () => {
       const ids = await deployEpisodes(20);
