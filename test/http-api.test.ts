@@ -553,7 +553,12 @@ describe("lifecycle routes", () => {
       "NOT_FOUND",
       "memory_id",
     );
-    expectError(await call(base, "POST", "/v1/memories/nope/restore"), 400, "INVALID_INPUT", "memory_id");
+    expectError(
+      await call(base, "POST", "/v1/memories/nope/restore"),
+      400,
+      "INVALID_INPUT",
+      "memory_id",
+    );
   });
 });
 

@@ -40,19 +40,26 @@ describe.each(BACKENDS)("hindsight lifecycle commands on $name", (backend) => {
         created: { id: string; key: string; sources: string[] }[];
         groups: { method: string }[];
       }>(await runCli(["consolidate", "--task-type", "deploy", "--json"], env));
-      expect(consolidated.groups).toEqual([expect.objectContaining({ method: "statistical", episodes: 12 })]);
+      expect(consolidated.groups).toEqual([
+        expect.objectContaining({ method: "statistical", episodes: 12 }),
+      ]);
       const outcomes = consolidated.created.find((c) => c.key === "Outcomes of deploy tasks")!;
       expect(outcomes.sources.sort()).toEqual([...ids].sort());
       const human = await runCli(["consolidate"], env);
       expect(human.stdout).toBe("nothing to consolidate\n");
 
       const rated = json<{ confidence: number; previous_confidence: number }>(
-        await runCli(["feedback", outcomes.id, "--useful", "--reason", "saved a deploy", "--json"], env),
+        await runCli(
+          ["feedback", outcomes.id, "--useful", "--reason", "saved a deploy", "--json"],
+          env,
+        ),
       );
       expect(rated.confidence).toBeGreaterThan(rated.previous_confidence);
       const neither = await runCli(["feedback", outcomes.id], env);
       expect(neither.code).toBe(2);
-      expect(neither.stderr).toMatch(/--useful\/--not-useful \(useful\): give exactly one of --useful or --not-useful/);
+      expect(neither.stderr).toMatch(
+        /--useful\/--not-useful \(useful\): give exactly one of --useful or --not-useful/,
+      );
 
       const now = new Date(Date.now() + 120 * DAY).toISOString();
       const maintained = json<{ archived: number; episodic: { archived: number } }>(
@@ -88,7 +95,9 @@ describe.each(BACKENDS)("hindsight lifecycle commands on $name", (backend) => {
       expect(restored).toMatchObject({ previous_status: "archived", status: "active" });
       const history = await runCli(["history", ids[1]!], env);
       expect(history.code).toBe(0);
-      expect(history.stdout).toMatch(/created .*\n.*consolidated .*\n.*archived +decay score fell below the archive threshold\n.*restored/);
+      expect(history.stdout).toMatch(
+        /created .*\n.*consolidated .*\n.*archived +decay score fell below the archive threshold\n.*restored/,
+      );
       expect(history.stdout).toMatch(new RegExp(`consolidated into .*${outcomes.id}`));
       const missing = await runCli(["history", "00000000-0000-4000-8000-000000000000"], env);
       expect(missing.code).toBe(3);
@@ -96,15 +105,25 @@ describe.each(BACKENDS)("hindsight lifecycle commands on $name", (backend) => {
     120_000,
   );
 
-  it.skipIf(backend.skip !== undefined)("says when a stored fact supersedes or merges", async () => {
-    const first = await runCli(["store-fact", "--key", "Deploy window", "--value", "Fridays"], env);
-    const firstId = first.stdout.trim();
-    const second = await runCli(
-      ["store-fact", "--key", "Deploy window", "--value", "Never on Fridays", "--json"],
-      env,
-    );
-    expect(json(second)).toEqual({ id: expect.any(String), superseded: [firstId] });
-    const again = await runCli(["store-fact", "--key", "Deploy window", "--value", "Never on Fridays"], env);
-    expect(again.stdout).toMatch(/merged into this existing memory/);
-  }, 60_000);
+  it.skipIf(backend.skip !== undefined)(
+    "says when a stored fact supersedes or merges",
+    async () => {
+      const first = await runCli(
+        ["store-fact", "--key", "Deploy window", "--value", "Fridays"],
+        env,
+      );
+      const firstId = first.stdout.trim();
+      const second = await runCli(
+        ["store-fact", "--key", "Deploy window", "--value", "Never on Fridays", "--json"],
+        env,
+      );
+      expect(json(second)).toEqual({ id: expect.any(String), superseded: [firstId] });
+      const again = await runCli(
+        ["store-fact", "--key", "Deploy window", "--value", "Never on Fridays"],
+        env,
+      );
+      expect(again.stdout).toMatch(/merged into this existing memory/);
+    },
+    60_000,
+  );
 });

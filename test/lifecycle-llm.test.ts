@@ -116,7 +116,9 @@ describe.each(BACKENDS)("lifecycle with a language model on $name", (backend) =>
         expect(result.groups[0]!.method).toBe("statistical");
         const outcomes = result.created.find((c) => c.key === "Outcomes of deploy tasks")!;
         expect(outcomes.sources).toHaveLength(ids.length);
-        expect(logger.lines.join("\n")).toMatch(/language model failed for consolidation; using the fallback/);
+        expect(logger.lines.join("\n")).toMatch(
+          /language model failed for consolidation; using the fallback/,
+        );
         // Nothing lost, nothing left waiting: the episodes are consolidated once.
         expect((await memory.stats()).episodic).toEqual({ total: 12, active: 12, archived: 0 });
         expect((await memory.consolidate({})).consolidated_episodes).toBe(0);
@@ -142,10 +144,16 @@ describe.each(BACKENDS)("lifecycle with a language model on $name", (backend) =>
       expect(second.superseded).toEqual([first.id]);
       expect(llm.asked("contradiction")[0]!.messages.at(-1)!.content).toContain("Frankfurt");
       const history = await memory.history({ memory_id: first.id });
-      expect(history.events.at(-1)).toMatchObject({ event: "superseded", details: { rule: "llm" } });
+      expect(history.events.at(-1)).toMatchObject({
+        event: "superseded",
+        details: { rule: "llm" },
+      });
 
       // The script is used up: the model fails, and the same-key rule decides.
-      const third = await memory.storeSemantic({ key_text: "where deploys go!", value_text: "Tokyo" });
+      const third = await memory.storeSemantic({
+        key_text: "where deploys go!",
+        value_text: "Tokyo",
+      });
       expect(third.superseded).toEqual([second.id]);
       expect((await memory.history({ memory_id: second.id })).events.at(-1)).toMatchObject({
         details: { rule: "same key, different value" },
@@ -175,11 +183,22 @@ describe.each(BACKENDS)("lifecycle with a language model on $name", (backend) =>
           [fact(...a), atCosine(1)],
           [fact(...b), atCosine(0.95)],
           [fact(...c), atCosine(0.95)],
-          [fact("Free port 8080 before deploying", "lsof -i :8080, then kill what holds it"), atCosine(1)],
+          [
+            fact("Free port 8080 before deploying", "lsof -i :8080, then kill what holds it"),
+            atCosine(1),
+          ],
         ]),
       );
-      const first = await memory.storeSemantic({ key_text: a[0], value_text: a[1], confidence: 0.5 });
-      const merged = await memory.storeSemantic({ key_text: b[0], value_text: b[1], confidence: 0.5 });
+      const first = await memory.storeSemantic({
+        key_text: a[0],
+        value_text: a[1],
+        confidence: 0.5,
+      });
+      const merged = await memory.storeSemantic({
+        key_text: b[0],
+        value_text: b[1],
+        confidence: 0.5,
+      });
       expect(merged).toEqual({ id: first.id, merged_into: first.id });
       let [row] = await memory.store.getMany("semantic", [first.id]);
       expect(row).toMatchObject({

@@ -7,8 +7,8 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../src/adapters.js";
-import { createMcpServer } from "../src/mcp/server.js";
 import { createHindsight, type Hindsight } from "../src/index.js";
+import { createMcpServer } from "../src/mcp/server.js";
 
 const text = (result: CallToolResult) =>
   result.content.map((block) => (block.type === "text" ? block.text : "")).join("");

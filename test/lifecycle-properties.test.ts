@@ -92,7 +92,9 @@ describe.each(BACKENDS)("soft forgetting on $name", (backend) => {
           }
           const before = await counts();
           for (const day of runs) {
-            const result = await memory.maintain({ now: new Date(START + day * DAY).toISOString() });
+            const result = await memory.maintain({
+              now: new Date(START + day * DAY).toISOString(),
+            });
             expect(result.scored).toBe(before.episodic + before.semantic);
             // Decay never deletes: every memory is still there, with its text.
             expect(await counts()).toEqual(before);

@@ -59,7 +59,11 @@ describe.each(BACKENDS)("scheduled jobs on $name", (backend) => {
   describe.skipIf(backend.skip !== undefined)("with the backend available", () => {
     it("skips a job another instance holds, and runs it once the lock is free", async () => {
       let release!: () => void;
-      const held = a.store.exclusive("maintain", true, () => new Promise<void>((r) => (release = r)));
+      const held = a.store.exclusive(
+        "maintain",
+        true,
+        () => new Promise<void>((r) => (release = r)),
+      );
       await sleep(50);
       expect(await b.maintain({}, { ifIdle: true })).toMatchObject({ skipped: true, scored: 0 });
       expect(await b.consolidate({}, { ifIdle: true })).not.toHaveProperty("skipped");

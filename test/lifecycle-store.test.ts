@@ -5,12 +5,12 @@
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { fixedClock, silentLogger } from "../src/adapters.js";
+import type { MemoryService } from "../src/core/service.js";
 import { createHashEmbedder } from "../src/embedders/hash.js";
 import { migrate } from "../src/storage/migrate.js";
 import { MIGRATIONS } from "../src/storage/migrations.js";
 import { openPGlite } from "../src/storage/pglite.js";
 import { openPostgres } from "../src/storage/postgres.js";
-import type { MemoryService } from "../src/core/service.js";
 import { BACKENDS } from "./support/backends.js";
 import {
   atCosine,
@@ -97,7 +97,10 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       const [row] = await upgraded.store.getMany("semantic", [old]);
       expect(row).toMatchObject({ key_text: "Release day", decay_score: 1, superseded_by: null });
       // The generated key of the old row takes part in the contradiction rule at once.
-      const next = await upgraded.storeSemantic({ key_text: "release day", value_text: "Thursday" });
+      const next = await upgraded.storeSemantic({
+        key_text: "release day",
+        value_text: "Thursday",
+      });
       expect(next.superseded).toEqual([old]);
       expect((await upgraded.maintain({})).semantic.scored).toBe(2);
     });
@@ -156,7 +159,12 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       await memory.recall({ query_text: "deploy port", include_archived: true, min_score: 0 });
       expect((await memory.maintain({})).reactivated).toBe(0);
       const restored = await memory.restore({ memory_id: id! });
-      expect(restored).toEqual({ id, layer: "episodic", previous_status: "archived", status: "active" });
+      expect(restored).toEqual({
+        id,
+        layer: "episodic",
+        previous_status: "archived",
+        status: "active",
+      });
       const history = await memory.history({ memory_id: id! });
       expect(history.events.map((e) => e.event)).toEqual(["created", "archived", "restored"]);
       expect(history.events[1]!.reason).toMatch(/forgotten/);
@@ -209,7 +217,10 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       expect(stored!.confidence).toBeCloseTo(12 / 17, 3);
       const history = await memory.history({ memory_id: outcomes.id });
       expect(history.sources.sort()).toEqual([...ids].sort());
-      expect(history.events[0]).toMatchObject({ event: "created", reason: expect.stringMatching(/12 deploy episodes \(statistical\)/) });
+      expect(history.events[0]).toMatchObject({
+        event: "created",
+        reason: expect.stringMatching(/12 deploy episodes \(statistical\)/),
+      });
       const episode = await memory.history({ memory_id: ids[0]! });
       expect(episode.consolidated_into).toContain(outcomes.id);
       expect(episode.events.map((e) => e.event)).toEqual(["created", "consolidated"]);
@@ -223,7 +234,9 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       const next = await memory.consolidate({ task_type: "deploy" });
       expect(next.superseded).toContain(outcomes.id);
       const old = await memory.history({ memory_id: outcomes.id });
-      expect(old.superseded_by).toBe(next.created.find((c) => c.key === "Outcomes of deploy tasks")!.id);
+      expect(old.superseded_by).toBe(
+        next.created.find((c) => c.key === "Outcomes of deploy tasks")!.id,
+      );
     });
 
     it("consolidates per user: one user's episodes never feed another's knowledge", async () => {
@@ -242,7 +255,13 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
         confidence: 0.5,
       });
       const up = await memory.feedback({ memory_id: id, useful: true });
-      expect(up).toMatchObject({ id, layer: "semantic", useful: true, previous_confidence: 0.5, status: "active" });
+      expect(up).toMatchObject({
+        id,
+        layer: "semantic",
+        useful: true,
+        previous_confidence: 0.5,
+        status: "active",
+      });
       expect(up.confidence).toBeCloseTo(0.6, 5);
       const down = await memory.feedback({ memory_id: id, useful: false, reason: "wrong service" });
       expect(down.confidence).toBeCloseTo(0.4, 5);
@@ -259,7 +278,10 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
         "feedback",
         "archived",
       ]);
-      expect(history.events[2]).toMatchObject({ reason: "wrong service", details: { useful: false } });
+      expect(history.events[2]).toMatchObject({
+        reason: "wrong service",
+        details: { useful: false },
+      });
       // Restoring knowledge lifts its confidence to the minimum, so it is not archived again at once.
       await memory.restore({ memory_id: id });
       expect((await memory.maintain({})).semantic.archived).toBe(0);
@@ -309,10 +331,16 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       expect(history.sources.sort()).toEqual([...episodes].sort());
       expect(history.events[1]).toMatchObject({
         event: "merged",
-        details: { method: "richer text kept", previous: { key_text: "Free the port before deploying" } },
+        details: {
+          method: "richer text kept",
+          previous: { key_text: "Free the port before deploying" },
+        },
       });
 
-      const far = await memory.storeSemantic({ key_text: "Check the port", value_text: "ss -ltnp" });
+      const far = await memory.storeSemantic({
+        key_text: "Check the port",
+        value_text: "ss -ltnp",
+      });
       expect(far.merged_into).toBeUndefined();
       expect(far.id).not.toBe(first.id);
       expect((await memory.stats()).semantic.total).toBe(2);
@@ -353,7 +381,11 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       });
       expect(current).toEqual({ id: expect.any(String), superseded: [old.id] });
       const [before] = await memory.store.getMany("semantic", [old.id]);
-      expect(before).toMatchObject({ valid_to: later(5), superseded_by: current.id, status: "active" });
+      expect(before).toMatchObject({
+        valid_to: later(5),
+        superseded_by: current.id,
+        status: "active",
+      });
       const recalled = await memory.recall({
         query_text: "preferred editor",
         memory_layer: "semantic",

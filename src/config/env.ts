@@ -74,7 +74,11 @@ function lifecycleFromEnv(env: Env): HindsightConfigInput["lifecycle"] | undefin
   const given = <T extends Record<string, number | undefined>>(values: T) =>
     Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined));
   const lifecycle = {
-    decay: given({ archiveThreshold: threshold, episodicLambda: episodic, semanticLambda: semantic }),
+    decay: given({
+      archiveThreshold: threshold,
+      episodicLambda: episodic,
+      semanticLambda: semantic,
+    }),
     consolidation: given({ minEpisodes }),
     schedule: given({ maintainIntervalSeconds: maintain, consolidateIntervalSeconds: consolidate }),
     ...given({ dedupSimilarity: dedup }),

@@ -172,7 +172,10 @@ export const MaintainOutput = z.object({
   scored: z.number().int().describe("Memories scored, both layers."),
   archived: z.number().int().describe("Moved to cold storage (never deleted)."),
   reactivated: z.number().int().describe("Brought back: recalled again after decay archived them."),
-  confidence_lowered: z.number().int().describe("Semantic memories whose unused confidence decayed."),
+  confidence_lowered: z
+    .number()
+    .int()
+    .describe("Semantic memories whose unused confidence decayed."),
   episodic: DecayCountsOutput,
   semantic: DecayCountsOutput,
   skipped: Skipped,

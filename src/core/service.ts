@@ -4,6 +4,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
+import type { AddedKnowledge } from "./lifecycle/knowledge.js";
 import {
   type ConsolidateResponse,
   type FeedbackResult,
@@ -11,7 +12,6 @@ import {
   Lifecycle,
   type MaintainResult,
 } from "./lifecycle/lifecycle.js";
-import type { AddedKnowledge } from "./lifecycle/knowledge.js";
 import { DEFAULT_LIFECYCLE, type LifecycleSettings } from "./lifecycle/settings.js";
 import type { MemoryHistory, RestoreOutcome } from "./lifecycle/store-port.js";
 import type { MemoryApi } from "./memory-api.js";

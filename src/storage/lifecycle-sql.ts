@@ -260,10 +260,18 @@ export async function applyFeedback(
   if (status === "active" && confidence < change.minConfidence) {
     await db.query(`UPDATE ${TABLE[layer]} SET status = 'archived' WHERE id = $1`, [change.id]);
     await markDecayArchived(db, layer, change.id, change.at);
-    await recordEvents(db, layer, [change.id], "archived", change.at, "confidence fell below the minimum", {
-      confidence,
-      minimum: change.minConfidence,
-    });
+    await recordEvents(
+      db,
+      layer,
+      [change.id],
+      "archived",
+      change.at,
+      "confidence fell below the minimum",
+      {
+        confidence,
+        minimum: change.minConfidence,
+      },
+    );
     status = "archived";
   }
   return { id: change.id, layer, previous_confidence: found.confidence, confidence, status };

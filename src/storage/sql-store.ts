@@ -3,6 +3,21 @@
  */
 import { ErrorCode, notFound, wrapError } from "../core/errors.js";
 import type {
+  DecayCounts,
+  DecayParameters,
+  EpisodeGroup,
+  Exclusive,
+  FeedbackChange,
+  FeedbackOutcome,
+  MemoryHistory,
+  NeighbourQuery,
+  RestoreOutcome,
+  SemanticChange,
+  SemanticMerge,
+  SemanticNeighbour,
+  SemanticScope,
+} from "../core/lifecycle/store-port.js";
+import type {
   CandidateQuery,
   CandidateSet,
   EmbedderIdentity,
@@ -19,26 +34,11 @@ import type {
   MemoryLayer,
   SemanticMemory,
 } from "../core/types.js";
-import type {
-  DecayCounts,
-  DecayParameters,
-  EpisodeGroup,
-  Exclusive,
-  FeedbackChange,
-  FeedbackOutcome,
-  MemoryHistory,
-  NeighbourQuery,
-  RestoreOutcome,
-  SemanticChange,
-  SemanticMerge,
-  SemanticNeighbour,
-  SemanticScope,
-} from "../core/lifecycle/store-port.js";
 import { findCandidates } from "./candidates.js";
 import { type SqlDriver, type SqlExecutor, toVectorLiteral } from "./executor.js";
 import * as lifecycle from "./lifecycle-sql.js";
 import { migrate } from "./migrate.js";
-import { COLUMNS, joinsOf, TABLE, toStored, USAGE_TABLE } from "./rows.js";
+import { COLUMNS, joinsOf, TABLE, toStored } from "./rows.js";
 import { type CorpusSize, needsAnalyze, termsOf, updateCorpus } from "./search-index.js";
 
 /** Rows per INSERT statement: well under PostgreSQL's 65 535 bind parameters. */
@@ -165,7 +165,11 @@ export class SqlMemoryStore implements MemoryStore {
         if (row.source_episode_ids.length > 0) {
           await this.linkSources(tx, row.id, row.source_episode_ids);
         }
-        await lifecycle.recordCreation(tx, row.id, change ?? { at: row.created_at, reason: "stored" });
+        await lifecycle.recordCreation(
+          tx,
+          row.id,
+          change ?? { at: row.created_at, reason: "stored" },
+        );
         return size;
       }),
     );

@@ -72,7 +72,10 @@ export class ScriptedModel implements LanguageModel {
     const answer = this.script[request.purpose]?.shift();
     if (answer === undefined || answer instanceof Error) {
       this.counts.failures += 1;
-      throw answer ?? new HindsightError(ErrorCode.LLM_FAILED, `no scripted answer for ${request.purpose}`);
+      throw (
+        answer ??
+        new HindsightError(ErrorCode.LLM_FAILED, `no scripted answer for ${request.purpose}`)
+      );
     }
     const text = typeof answer === "function" ? answer(request) : answer;
     return { text, model: this.id, usage: { prompt_tokens: 10, completion_tokens: 5 } };

@@ -12,9 +12,7 @@ interface ConsolidateOptions {
 export function registerConsolidate(program: Command): void {
   program
     .command("consolidate")
-    .description(
-      "draw rules and advice (semantic memory) from task types with enough new episodes",
-    )
+    .description("draw rules and advice (semantic memory) from task types with enough new episodes")
     .option("--task-type <type>", "only this task type")
     .option("--now <iso>", "run as if it were this moment, to simulate time")
     .option("--json", "print the result as JSON")
@@ -37,10 +35,13 @@ export function registerConsolidate(program: Command): void {
               ["updated", result.updated],
             ] as const) {
               for (const m of list) {
-                lines.push(`${label} ${m.id}  from ${m.sources.length} episodes\n    ${m.key}\n    → ${m.value}`);
+                lines.push(
+                  `${label} ${m.id}  from ${m.sources.length} episodes\n    ${m.key}\n    → ${m.value}`,
+                );
               }
             }
-            if (result.superseded.length > 0) lines.push(`superseded ${result.superseded.join(", ")}`);
+            if (result.superseded.length > 0)
+              lines.push(`superseded ${result.superseded.join(", ")}`);
             return lines.join("\n");
           });
         },

@@ -20,7 +20,8 @@ export function registerHistory(program: Command): void {
           if (result.consolidated_into.length > 0)
             lines.push(`consolidated into ${result.consolidated_into.join(", ")}`);
           if (result.superseded_by) lines.push(`superseded by ${result.superseded_by}`);
-          if (result.supersedes.length > 0) lines.push(`supersedes ${result.supersedes.join(", ")}`);
+          if (result.supersedes.length > 0)
+            lines.push(`supersedes ${result.supersedes.join(", ")}`);
           return lines.join("\n");
         });
       });

@@ -5,7 +5,9 @@ import { printResult } from "../output.js";
 export function registerRestore(program: Command): void {
   program
     .command("restore")
-    .description("bring an archived memory back from cold storage (undoes soft forgetting and decay)")
+    .description(
+      "bring an archived memory back from cold storage (undoes soft forgetting and decay)",
+    )
     .argument("<id>", "memory id")
     .option("--json", "print the result as JSON")
     .action(async (id: string, options: { json?: boolean }, command: Command) => {

@@ -104,7 +104,11 @@ async function mergeInto(
       ...(request.requestId ? { request_id: request.requestId } : {}),
       similarity: Number(target.similarity.toFixed(4)),
       method: fromModel ? "llm" : "richer text kept",
-      previous: { key_text: target.key_text, value_text: target.value_text, confidence: target.confidence },
+      previous: {
+        key_text: target.key_text,
+        value_text: target.value_text,
+        confidence: target.confidence,
+      },
       incoming: { key_text: row.key_text, value_text: row.value_text, confidence: row.confidence },
       source_episode_ids: row.source_episode_ids,
       origin: request.reason,
@@ -150,7 +154,10 @@ export async function addKnowledge(
   await deps.store.insertSemantic(row, {
     at: row.created_at,
     reason: request.reason,
-    details: { ...request.details, ...(superseded.ids.length > 0 ? { rule: superseded.rule } : {}) },
+    details: {
+      ...request.details,
+      ...(superseded.ids.length > 0 ? { rule: superseded.rule } : {}),
+    },
     supersedes: superseded.ids,
   });
   if (superseded.ids.length === 0) return { id: row.id };

@@ -4,12 +4,7 @@
  */
 import { notFound } from "../errors.js";
 import type { StoredMemory } from "../ports.js";
-import {
-  ConsolidateInput,
-  FeedbackInput,
-  MaintainInput,
-  MemoryIdInput,
-} from "../schemas.js";
+import { ConsolidateInput, FeedbackInput, MaintainInput, MemoryIdInput } from "../schemas.js";
 import { parseInstant } from "../time-range.js";
 import type { MemoryLayer } from "../types.js";
 import { validate } from "../validate.js";

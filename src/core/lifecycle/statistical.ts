@@ -58,7 +58,9 @@ function distinctiveTerms(
     .map(([term, count]) => {
       const share = count / mine.length;
       const elsewhere =
-        other.length === 0 ? 0 : otherTokens.filter((tokens) => tokens.has(term)).length / other.length;
+        other.length === 0
+          ? 0
+          : otherTokens.filter((tokens) => tokens.has(term)).length / other.length;
       return { term, count, share, contrast: share - elsewhere };
     })
     .filter((t) => t.count >= 2 && t.share >= MIN_SHARE && t.contrast >= MIN_CONTRAST)

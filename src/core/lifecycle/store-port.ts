@@ -165,7 +165,10 @@ export interface LifecycleStore {
     limit: number,
   ): Promise<EpisodeGroup[]>;
   /** The group's active episodes: those not yet consolidated first, then newest first. */
-  groupEpisodes(group: SemanticScope & { task_type: string }, limit: number): Promise<GroupEpisode[]>;
+  groupEpisodes(
+    group: SemanticScope & { task_type: string },
+    limit: number,
+  ): Promise<GroupEpisode[]>;
   markConsolidated(episodeIds: readonly string[], into: readonly string[], at: Date): Promise<void>;
   /**
    * Runs `fn` while holding the named job lock, shared by every process on this database.

@@ -15,10 +15,9 @@ export const historyTool = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(memory, input) {
     const history = await memory.history(input);
-    const lines = history.events.map(
-      (e) => `${e.at.toISOString()} ${e.event}: ${e.reason}`,
-    );
-    if (history.sources.length > 0) lines.push(`Drawn from episodes ${history.sources.join(", ")}.`);
+    const lines = history.events.map((e) => `${e.at.toISOString()} ${e.event}: ${e.reason}`);
+    if (history.sources.length > 0)
+      lines.push(`Drawn from episodes ${history.sources.join(", ")}.`);
     if (history.superseded_by) lines.push(`Superseded by ${history.superseded_by}.`);
     return {
       structured: toJson(history) as Record<string, unknown>,
