@@ -37,7 +37,8 @@ export type EmbedderConfig = z.infer<typeof EmbedderConfig>;
 
 const Weight = z.number().min(0).max(1);
 const Rate = z.number().min(0).max(10);
-const Seconds = z.number().int().min(0).max(31_536_000);
+/** Timer periods in seconds; Node timers overflow past 2^31 − 1 ms (24.8 days). */
+const Seconds = z.number().int().min(0).max(2_000_000);
 
 /** Decay, cold storage, confidence, consolidation, deduplication and their schedule. */
 const LifecycleConfig = z.strictObject({
