@@ -67,6 +67,15 @@ export { fixedClock, silentLogger, stderrLogger, systemClock } from "./adapters.
 export { configFromEnv } from "./config/env.js";
 export type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
 export { ErrorCode, HindsightError, isHindsightError } from "./core/errors.js";
+export type { AddedKnowledge } from "./core/lifecycle/knowledge.js";
+export type {
+  ConsolidateResponse,
+  FeedbackResult,
+  JobOptions,
+  MaintainResult,
+} from "./core/lifecycle/lifecycle.js";
+export { DEFAULT_LIFECYCLE, type LifecycleSettings } from "./core/lifecycle/settings.js";
+export type { MemoryEvent, MemoryHistory, RestoreOutcome } from "./core/lifecycle/store-port.js";
 export type { MemoryApi } from "./core/memory-api.js";
 export type { Clock, Embedder, Logger, MemoryStore } from "./core/ports.js";
 export * from "./core/schemas.js";

@@ -11,6 +11,14 @@ import type { Outcome } from "../types.js";
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
+/** Characters of each episode shown to the model: the prompt's budget is episodes × this. */
+const EPISODE_CHARS = 400;
+
+function clip(summary: string): string {
+  const flat = summary.replace(/\s+/g, " ").trim();
+  return flat.length <= EPISODE_CHARS ? flat : `${flat.slice(0, EPISODE_CHARS - 1)}…`;
+}
+
 const PatternsAnswer = z.object({
   patterns: z
     .array(
@@ -45,7 +53,7 @@ export async function extractPatterns(
 ): Promise<ExtractedPattern[]> {
   const lines = episodes.map(
     (e, index) =>
-      `${index + 1}. [${e.outcome}] ${e.occurred_at.toISOString().slice(0, 10)} ${e.summary}`,
+      `${index + 1}. [${e.outcome}] ${e.occurred_at.toISOString().slice(0, 10)} ${clip(e.summary)}`,
   );
   const { value } = await completeJson(
     llm,
