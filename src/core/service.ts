@@ -349,7 +349,9 @@ export class MemoryService implements MemoryApi {
   }
 
   /** Decay and cold storage (see lifecycle): `{ archived, reactivated, scored, … }`. */
-  maintain(input: unknown = {}, options?: JobOptions): Promise<MaintainResult> {
+  async maintain(input: unknown = {}, options?: JobOptions): Promise<MaintainResult> {
+    // Recalls answered just before count as accesses: wait for their counts to be written.
+    await this.pendingAccess;
     return this.lifecycle.maintain(input, options);
   }
 
