@@ -95,6 +95,40 @@ describe.each(BACKENDS)("lifecycle with a language model on $name", (backend) =>
       expect(request!.messages.at(-1)!.content).toContain("[failure]");
     });
 
+    it("merges a consolidated pattern into the knowledge that already says it", async () => {
+      const { memory } = await open({
+        consolidation: [citeFailures],
+        contradiction: [
+          '{"judgements": [{"fact": 1, "same_subject": true, "contradicts": false}]}',
+        ],
+      });
+      const known = await memory.storeSemantic({
+        key_text: "Deploys fail when port 8080 is already taken",
+        value_text: "Free port 8080 (lsof -i :8080) before deploying",
+        task_type: "deploy",
+        confidence: 0.5,
+      });
+      const ids = await episodes(memory);
+      const result = await memory.consolidate({});
+      expect(result).toMatchObject({ created: [], merged: 1 });
+      expect(result.updated).toEqual([
+        {
+          id: known.id,
+          key: "Deploys fail when port 8080 is already taken",
+          value: "Free port 8080 (lsof -i :8080) before deploying",
+          sources: expect.arrayContaining(ids.filter((_, i) => i % 3 === 0)),
+        },
+      ]);
+      expect(result.updated[0]!.sources).toHaveLength(4);
+      const history = await memory.history({ memory_id: known.id });
+      expect(history.sources.sort()).toEqual(ids.filter((_, i) => i % 3 === 0).sort());
+      expect(history.events.at(-1)).toMatchObject({
+        event: "merged",
+        details: { origin: expect.stringMatching(/consolidated from 4 deploy episodes \(llm\)/) },
+      });
+      expect((await memory.stats()).semantic.total).toBe(1);
+    });
+
     it("repairs one broken answer by asking again", async () => {
       const { memory, llm } = await open({
         consolidation: ["Sure! Here are the patterns: {patterns: oops", citeFailures],

@@ -133,6 +133,12 @@ export async function consolidate(
         sources: pattern.sources,
       };
       if (added.merged_into) {
+        // Report the knowledge as it now reads, after the merge.
+        const [merged] = await deps.store.getMany("semantic", [added.id]);
+        if (merged?.layer === "semantic") {
+          entry.key = merged.key_text;
+          entry.value = merged.value_text;
+        }
         result.updated.push(entry);
         result.merged += 1;
       } else {
