@@ -7,7 +7,7 @@ import { silentLogger } from "./adapters.js";
 import { HindsightConfig, type HindsightConfigInput } from "./config/schema.js";
 import { ErrorCode, HindsightError } from "./core/errors.js";
 import type { MemoryApi } from "./core/memory-api.js";
-import type { Clock, Embedder, Logger } from "./core/ports.js";
+import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
 import { SharedEmbeddedMemory } from "./embedded/shared-memory.js";
 import { openService } from "./open-service.js";
 import { IN_MEMORY } from "./storage/pglite.js";
@@ -17,6 +17,8 @@ export interface HindsightDeps {
   clock?: Clock;
   /** A ready embedder, instead of the one the configuration names. */
   embedder?: Embedder;
+  /** A ready language model, instead of the one the configuration names. */
+  llm?: LanguageModel;
 }
 
 export interface Hindsight extends MemoryApi {
@@ -68,7 +70,15 @@ export { configFromEnv } from "./config/env.js";
 export type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
 export { ErrorCode, HindsightError, isHindsightError } from "./core/errors.js";
 export type { MemoryApi } from "./core/memory-api.js";
-export type { Clock, Embedder, Logger, MemoryStore } from "./core/ports.js";
+export type {
+  ChatRequest,
+  ChatResponse,
+  Clock,
+  Embedder,
+  LanguageModel,
+  Logger,
+  MemoryStore,
+} from "./core/ports.js";
 export * from "./core/schemas.js";
 export { MemoryService, type RecallResponse } from "./core/service.js";
 export type { SummaryResult } from "./core/summarize.js";

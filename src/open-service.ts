@@ -3,9 +3,10 @@
  */
 import { systemClock } from "./adapters.js";
 import type { HindsightConfig } from "./config/schema.js";
-import type { Clock, Embedder, Logger } from "./core/ports.js";
+import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
 import { MemoryService } from "./core/service.js";
 import { createEmbedder } from "./embedders/create.js";
+import { createLanguageModel } from "./llm/create.js";
 import { openStore } from "./storage/open-store.js";
 import { cl100k } from "./tokens.js";
 
@@ -13,6 +14,8 @@ export interface ServiceDeps {
   logger: Logger;
   clock?: Clock;
   embedder?: Embedder;
+  /** A ready language model, instead of the one the configuration names. */
+  llm?: LanguageModel;
 }
 
 export async function openService(
@@ -26,10 +29,12 @@ export async function openService(
     // fails at start-up, not on a server's first request.
     await embedder.embed(["warm-up"]);
   }
+  const llm = deps.llm ?? createLanguageModel(config.llm, logger);
   const store = await openStore(config, logger);
   const service = new MemoryService({
     store,
     embedder,
+    ...(llm ? { llm } : {}),
     clock: deps.clock ?? systemClock,
     logger,
     candidateLimit: config.recall.candidateLimit,

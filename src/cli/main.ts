@@ -12,6 +12,7 @@ import { registerServe } from "./commands/serve.js";
 import { registerStats } from "./commands/stats.js";
 import { registerStore } from "./commands/store.js";
 import { registerStoreFact } from "./commands/store-fact.js";
+import { registerSummarize } from "./commands/summarize.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { VERSION } from "./version.js";
 
@@ -30,6 +31,7 @@ for (const register of [
   registerStoreFact,
   registerRecall,
   registerForget,
+  registerSummarize,
   registerStats,
   registerMigrate,
   registerMcp,

@@ -34,6 +34,46 @@ export const EmbedderConfig = z.discriminatedUnion("kind", [
 ]);
 export type EmbedderConfig = z.infer<typeof EmbedderConfig>;
 
+const OPENAI_API_BASE = "https://api.openai.com/v1";
+
+/** No language model: every feature that could use one takes its deterministic fallback. */
+const NoLlmConfig = z.strictObject({ provider: z.literal("none") });
+
+/** Any OpenAI-compatible chat endpoint (OpenAI, DeepSeek, Qwen, Ollama, vLLM, LM Studio). */
+const OpenAILlmConfig = z
+  .strictObject({
+    provider: z.literal("openai"),
+    baseUrl: z.url().default(OPENAI_API_BASE),
+    apiKey: z.string().min(1).optional(),
+    /** The main model (consolidation, merging); required except on OpenAI itself. */
+    model: z.string().min(1).optional(),
+    /** The cheaper model for summaries; defaults to the main model. */
+    summaryModel: z.string().min(1).optional(),
+    timeoutMs: z.number().int().positive().default(60_000),
+    maxRetries: z.number().int().min(0).max(10).default(3),
+  })
+  .superRefine((value, ctx) => {
+    const onOpenAI = new URL(value.baseUrl).host === new URL(OPENAI_API_BASE).host;
+    if (!onOpenAI && value.model === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["model"],
+        message: `a model name is required for ${value.baseUrl} (HINDSIGHT_LLM_MODEL)`,
+      });
+    }
+    if (onOpenAI && value.apiKey === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["apiKey"],
+        message: "api.openai.com needs a key (HINDSIGHT_LLM_API_KEY or OPENAI_API_KEY)",
+      });
+    }
+  })
+  .transform((value) => ({ ...value, model: value.model ?? "gpt-4o-mini" }));
+
+export const LlmConfig = z.discriminatedUnion("provider", [NoLlmConfig, OpenAILlmConfig]);
+export type LlmConfig = z.output<typeof LlmConfig>;
+
 const Weight = z.number().min(0).max(1);
 
 export const HindsightConfig = z.strictObject({
@@ -44,6 +84,7 @@ export const HindsightConfig = z.strictObject({
   /** How long a second process waits for the embedded directory's owner to exit. */
   lockTimeoutMs: z.number().int().min(0).default(10_000),
   embedder: EmbedderConfig.default({ kind: "hash" }),
+  llm: LlmConfig.default({ provider: "none" }),
   recall: z
     .strictObject({
       floor: z.number().min(0).max(1).default(DEFAULT_RANKING.floor),

@@ -6,10 +6,10 @@
 import type { MigrationReport } from "./ports.js";
 import type { RecallResponse } from "./service.js";
 import type { SummaryResult } from "./summarize.js";
-import type { ForgetResult, MemoryStats } from "./types.js";
+import type { ForgetResult, MemoryStats, StoreResult } from "./types.js";
 
 export interface MemoryApi {
-  storeEpisodic(input: unknown): Promise<{ id: string }>;
+  storeEpisodic(input: unknown): Promise<StoreResult>;
   storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }>;
   storeSemantic(input: unknown): Promise<{ id: string }>;
   recall(input: unknown): Promise<RecallResponse>;

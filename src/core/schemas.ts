@@ -9,6 +9,8 @@ import { LAYERS, OUTCOMES } from "./types.js";
 /** Documented size limits: bigger input is rejected, never truncated silently. */
 export const LIMITS = {
   summaryChars: 8_000,
+  /** A raw interaction to summarise; kept whole with the memory. */
+  interactionChars: 32_000,
   keyChars: 1_000,
   valueChars: 8_000,
   taskTypeChars: 128,
@@ -95,21 +97,50 @@ const clientId = z
     "Optional id chosen by the caller (UUID). Storing the same id again stores nothing new, so retries are safe.",
   );
 
-export const StoreEpisodicInput = z.strictObject({
-  id: clientId,
-  task_type: text(LIMITS.taskTypeChars).describe(
-    "Kind of task, a short stable label such as 'code_review' or 'deploy'.",
-  ),
-  summary: text(LIMITS.summaryChars).describe(
-    "What happened: goal, key action and result, in the user's language.",
-  ),
-  outcome: z.enum(OUTCOMES).describe("How the task ended: success, failure or partial."),
-  tags: Tags.optional(),
-  metadata: Metadata.optional(),
-  occurred_at: Instant.optional().describe("When it happened (ISO 8601); defaults to now."),
-  confidence: z.number().min(0).max(1).optional().describe("How sure the writer is, 0..1."),
-  ...scope,
-});
+/** Where a memory stored from a raw interaction keeps it, in its metadata. */
+export const INTERACTION_METADATA_KEY = "hindsight";
+
+export const StoreEpisodicInput = z
+  .strictObject({
+    id: clientId,
+    task_type: text(LIMITS.taskTypeChars).describe(
+      "Kind of task, a short stable label such as 'code_review' or 'deploy'.",
+    ),
+    summary: optionalText(LIMITS.summaryChars).describe(
+      "What happened: goal, key action and result, in the user's language. Give this or interaction.",
+    ),
+    interaction: optionalText(LIMITS.interactionChars).describe(
+      "The raw interaction (transcript, log, notes) instead of a summary: a language model " +
+        "writes the summary (at most 80 characters, in the interaction's language), or an " +
+        "extractive one when none is configured. The text is kept in metadata.hindsight.interaction.",
+    ),
+    outcome: z.enum(OUTCOMES).describe("How the task ended: success, failure or partial."),
+    tags: Tags.optional(),
+    metadata: Metadata.optional(),
+    occurred_at: Instant.optional().describe("When it happened (ISO 8601); defaults to now."),
+    confidence: z.number().min(0).max(1).optional().describe("How sure the writer is, 0..1."),
+    ...scope,
+  })
+  .superRefine((value, ctx) => {
+    const given = [value.summary, value.interaction].filter((part) => part !== undefined).length;
+    if (given !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: [value.summary === undefined ? "summary" : "interaction"],
+        message: "give exactly one of summary or interaction",
+      });
+    }
+    if (
+      value.interaction !== undefined &&
+      value.metadata?.[INTERACTION_METADATA_KEY] !== undefined
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["metadata", INTERACTION_METADATA_KEY],
+        message: "is reserved for the record of the interaction when interaction is given",
+      });
+    }
+  });
 export type StoreEpisodicInput = z.infer<typeof StoreEpisodicInput>;
 
 export const StoreSemanticInput = z.strictObject({

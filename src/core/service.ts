@@ -3,12 +3,16 @@
  * and MCP are thin translators over these methods.
  */
 import { randomUUID } from "node:crypto";
+import { mapConcurrent } from "./concurrency.js";
+import { type InteractionSummary, summariseInteraction } from "./episode-summary.js";
 import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
+import { LlmFallbacks } from "./llm/fallbacks.js";
 import type { MemoryApi } from "./memory-api.js";
 import type {
   CandidateSet,
   Clock,
   Embedder,
+  LanguageModel,
   Logger,
   MemoryStore,
   MigrationReport,
@@ -23,6 +27,7 @@ import {
 } from "./ranking.js";
 import {
   ForgetInput,
+  INTERACTION_METADATA_KEY,
   LIMITS,
   RecallInput,
   recallInputSchema,
@@ -31,10 +36,17 @@ import {
   SummarizeInput,
 } from "./schemas.js";
 import { searchText, searchTokens } from "./search-text.js";
-import { extractiveSummary, type SummaryResult, type TokenCounter } from "./summarize.js";
+import { type SummaryResult, summarizeMemories, type TokenCounter } from "./summarize.js";
 import { findTimeExpressions, stripTimeExpressions } from "./time-expressions.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
-import type { ForgetResult, MemoryLayer, MemoryStats, RecalledMemory } from "./types.js";
+import type {
+  ForgetResult,
+  LlmStats,
+  MemoryLayer,
+  MemoryStats,
+  RecalledMemory,
+  StoreResult,
+} from "./types.js";
 import { validate } from "./validate.js";
 
 export interface MemoryServiceOptions {
@@ -46,7 +58,12 @@ export interface MemoryServiceOptions {
   /** Nearest neighbours and keyword hits fetched per layer before ranking. */
   candidateLimit: number;
   tokens: TokenCounter;
+  /** Writes summaries (and more); absent for provider `none`, whose fallbacks are extractive. */
+  llm?: LanguageModel;
 }
+
+/** Interactions summarised at once in a batch store: a small limit spares rate limits. */
+const SUMMARY_CONCURRENCY = 4;
 
 /** Library-only recall options, not part of any wire format. */
 export interface RecallOptions {
@@ -107,25 +124,35 @@ export class MemoryService implements MemoryApi {
   private readonly options: MemoryServiceOptions;
   private pendingAccess: Promise<void> = Promise.resolve();
   private migration: MigrationReport | undefined;
+  private readonly fallbacks: LlmFallbacks;
 
   constructor(options: MemoryServiceOptions) {
     this.options = options;
+    this.fallbacks = new LlmFallbacks(options.logger);
     this.store = options.store;
     this.embedder = options.embedder;
     this.clock = options.clock;
   }
 
-  /** Stores one task interaction as an episodic memory. */
-  async storeEpisodic(input: unknown): Promise<{ id: string }> {
-    const { ids } = await this.storeEpisodicBatch([input]);
-    return { id: ids[0]! };
+  /**
+   * Stores one task interaction as an episodic memory. Given a raw `interaction`, the summary
+   * is written for it (and returned, with how it was written).
+   */
+  async storeEpisodic(input: unknown): Promise<StoreResult> {
+    const [stored] = await this.storeEpisodicItems([input]);
+    return stored!;
   }
 
   /**
    * Stores many episodic memories in one transaction: all are validated before anything is
-   * embedded or written, so one bad item writes nothing.
+   * summarised, embedded or written, so one bad item writes nothing.
    */
   async storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }> {
+    const stored = await this.storeEpisodicItems(inputs);
+    return { ids: stored.map((item) => item.id) };
+  }
+
+  private async storeEpisodicItems(inputs: readonly unknown[]): Promise<StoreResult[]> {
     const parsed = inputs.map((input, index) => {
       try {
         return validate(StoreEpisodicInput, isoDates(input));
@@ -134,24 +161,43 @@ export class MemoryService implements MemoryApi {
         throw prefixField(error, `[${index}]`);
       }
     });
-    const embeddings = await this.embed(parsed.map((item) => `${item.task_type}: ${item.summary}`));
+    // A failing model never loses a memory: summariseInteraction falls back to extractive.
+    const written = await mapConcurrent(parsed, SUMMARY_CONCURRENCY, (item) =>
+      item.interaction === undefined
+        ? Promise.resolve(undefined)
+        : summariseInteraction(
+            this.options.llm,
+            { interaction: item.interaction, task_type: item.task_type, outcome: item.outcome },
+            this.fallbacks,
+          ),
+    );
+    const summaries = parsed.map((item, index) => written[index]?.summary ?? item.summary!);
+    const embeddings = await this.embed(
+      parsed.map((item, index) => `${item.task_type}: ${summaries[index]}`),
+    );
     const now = this.clock.now();
     const rows: NewEpisodic[] = parsed.map((item, index) => ({
       id: item.id ?? randomUUID(),
       occurred_at: item.occurred_at ? parseInstant(item.occurred_at)! : now,
       recorded_at: now,
       task_type: item.task_type,
-      summary: item.summary,
+      summary: summaries[index]!,
       outcome: item.outcome,
       ...scopeOf(item),
+      ...withInteraction(item.metadata, item.interaction, written[index]),
       confidence: item.confidence ?? 1,
       decay_score: 1,
       status: "active",
       embedding: embeddings[index]!,
-      search_text: searchText(item.task_type, item.summary, ...(item.tags ?? [])),
+      search_text: searchText(item.task_type, summaries[index]!, ...(item.tags ?? [])),
     }));
     await this.store.insertEpisodic(rows);
-    return { ids: rows.map((row) => row.id) };
+    return rows.map((row, index) => {
+      const summary = written[index];
+      return summary
+        ? { id: row.id, summary: summary.summary, summary_source: summary.source }
+        : { id: row.id };
+    });
   }
 
   /** Stores a rule or fact as a semantic memory, linked to the episodes it came from. */
@@ -302,7 +348,12 @@ export class MemoryService implements MemoryApi {
       });
       memories = results;
     }
-    return extractiveSummary(memories, request.max_tokens, this.options.tokens);
+    return summarizeMemories(memories, request.max_tokens, {
+      tokens: this.options.tokens,
+      llm: this.options.llm,
+      fallbacks: this.fallbacks,
+      embed: (texts) => this.embed(texts),
+    });
   }
 
   /** Memories of either layer in the order asked; an unknown id is NOT_FOUND. */
@@ -334,6 +385,30 @@ export class MemoryService implements MemoryApi {
       semantic: await this.store.counts("semantic"),
       store: this.store.description,
       embedder: this.embedder.id,
+      llm: this.llmStats(),
+    };
+  }
+
+  private llmStats(): LlmStats {
+    const llm = this.options.llm;
+    const usage = llm?.usage();
+    const zero = { requests: 0, failures: 0, prompt_tokens: 0, completion_tokens: 0 };
+    const totals = usage
+      ? {
+          requests: usage.requests,
+          failures: usage.failures,
+          prompt_tokens: usage.prompt_tokens,
+          completion_tokens: usage.completion_tokens,
+        }
+      : zero;
+    return {
+      provider: llm ? (llm.id.split(":")[0] ?? llm.id) : "none",
+      model: llm ? (llm.models?.main ?? llm.id) : null,
+      summary_model: llm ? (llm.models?.cheap ?? llm.id) : null,
+      ...totals,
+      // A model that does not split its counts by tier is reported under the main tier.
+      tiers: usage?.tiers ?? { main: totals, cheap: zero },
+      fallbacks: this.fallbacks.snapshot(),
     };
   }
 
@@ -359,6 +434,25 @@ export class MemoryService implements MemoryApi {
     }
     return vectors;
   }
+}
+
+/** The caller's metadata plus, for a raw interaction, the interaction and how it was summarised. */
+function withInteraction(
+  metadata: StoreEpisodicInput["metadata"],
+  interaction: string | undefined,
+  written: InteractionSummary | undefined,
+): { metadata: NonNullable<StoreEpisodicInput["metadata"]> } {
+  if (interaction === undefined || !written) return { metadata: metadata ?? {} };
+  return {
+    metadata: {
+      ...metadata,
+      [INTERACTION_METADATA_KEY]: {
+        interaction,
+        summary_source: written.source,
+        ...(written.error === undefined ? {} : { summary_error: written.error }),
+      },
+    },
+  };
 }
 
 function prefixField(error: unknown, prefix: string): unknown {

@@ -6,7 +6,7 @@ import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
 import type { MigrationReport } from "../core/ports.js";
 import type { RecallResponse } from "../core/service.js";
 import type { SummaryResult } from "../core/summarize.js";
-import type { ForgetResult, MemoryStats } from "../core/types.js";
+import type { ForgetResult, MemoryStats, StoreResult } from "../core/types.js";
 import {
   encodeMessage,
   fromWireError,
@@ -103,7 +103,7 @@ export class RpcMemory implements MemoryApi {
     });
   }
 
-  storeEpisodic(input: unknown): Promise<{ id: string }> {
+  storeEpisodic(input: unknown): Promise<StoreResult> {
     return this.call("storeEpisodic", input);
   }
   storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }> {

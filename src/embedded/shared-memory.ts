@@ -13,7 +13,7 @@ import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger, MigrationReport } from "../core/ports.js";
 import type { RecallResponse } from "../core/service.js";
 import type { SummaryResult } from "../core/summarize.js";
-import type { ForgetResult, MemoryStats } from "../core/types.js";
+import type { ForgetResult, MemoryStats, StoreResult } from "../core/types.js";
 import { acquireDirLock, askOwner, type DirLock, lockAddress } from "../storage/dir-lock.js";
 import { OwnerGoneError, RpcMemory } from "./rpc-client.js";
 import { type RpcServer, serveMemory } from "./rpc-server.js";
@@ -130,7 +130,7 @@ export class SharedEmbeddedMemory implements MemoryApi {
     }
   }
 
-  storeEpisodic(input: unknown): Promise<{ id: string }> {
+  storeEpisodic(input: unknown): Promise<StoreResult> {
     const request = withId(input);
     return this.call((api) => api.storeEpisodic(request));
   }
