@@ -103,21 +103,32 @@ export async function summariseInteraction(
 /** Speaker labels of transcripts ("User:", "助手：") carry no content. */
 const SPEAKER =
   /^\s*(?:user|assistant|agent|system|human|ai|tool|bot|用户|助手|系统|客户|客服)\s*[:：]\s*/iu;
-const SENTENCE_END = /(?<=[.!?;])\s+|(?<=[。！？；])/u;
+const SENTENCE_END = /(?<=[.!?])\s+|(?<=[。！？])/u;
+const ELLIPSIS = "…";
 
-/** At most `max` code points, cut at a word boundary for spaced scripts, marked with "…". */
-function clip(text: string, max: number): string {
+/** The start of `text` in at most `max` code points, cut at a word boundary for spaced scripts. */
+function head(text: string, max: number, mark: string): string {
   const chars = Array.from(text);
   if (chars.length <= max) return text;
-  let cut = chars.slice(0, max - 1).join("");
+  let cut = chars.slice(0, max - mark.length).join("");
   const space = cut.lastIndexOf(" ");
   if (space > cut.length / 2) cut = cut.slice(0, space);
-  return `${cut.replace(/[\s,;:，、；：]+$/u, "")}…`;
+  return `${cut.replace(/[\s,;:，、；：]+$/u, "")}${mark}`;
+}
+
+/** The end of `text` in at most `max` code points: where an interaction's result usually is. */
+function tail(text: string, max: number, mark: string): string {
+  const chars = Array.from(text);
+  if (chars.length <= max) return text;
+  let cut = chars.slice(chars.length - (max - mark.length)).join("");
+  const space = cut.indexOf(" ");
+  if (space >= 0 && space < cut.length / 2) cut = cut.slice(space + 1);
+  return `${mark}${cut.replace(/^[\s,;:，、；：]+/u, "")}`;
 }
 
 /**
- * A deterministic summary of at most 80 characters: the interaction's first sentence (where
- * the goal usually is) and, when room is left, its last (where the result usually is).
+ * A deterministic summary of at most 80 characters: the start of the interaction's first
+ * sentence (where the goal usually is) and the end of its last (where the result usually is).
  */
 export function extractiveInteractionSummary(
   interaction: string,
@@ -132,13 +143,13 @@ export function extractiveInteractionSummary(
     .filter((sentence) => sentence.length > 0);
   const first = sentences[0] ?? interaction.replace(/\s+/g, " ").trim();
   const last = sentences.at(-1) ?? first;
-  if (sentences.length <= 1 || first === last) return clip(first, max);
-  const joiner = " … ";
+  if (sentences.length <= 1 || first === last) return head(first, max, ELLIPSIS);
+  const joiner = ` ${ELLIPSIS} `;
   const whole = `${first}${joiner}${last}`;
   if (charLength(whole) <= max) return whole;
   const room = max - charLength(joiner);
   // The result matters as much as the goal: the end gets up to half the room.
-  const tail = clip(last, Math.min(charLength(last), Math.floor(room / 2)));
-  const head = clip(first, room - charLength(tail));
-  return `${head}${joiner}${tail}`;
+  const end = tail(last, Math.min(charLength(last), Math.floor(room / 2)), "");
+  const start = head(first, room - charLength(end), "");
+  return `${start}${joiner}${end}`;
 }
