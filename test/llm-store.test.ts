@@ -6,7 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../src/adapters.js";
 import type { MemoryApi } from "../src/core/memory-api.js";
 import { createHttpApp } from "../src/http/app.js";
@@ -24,7 +24,6 @@ afterEach(async () => {
   for (const memory of memories.splice(0)) await memory.close();
   await Promise.all(fakes.splice(0).map((fake) => fake.close()));
 });
-afterAll(async () => {});
 
 async function fake(options: Parameters<typeof startFakeOpenAI>[0] = {}) {
   const server = await startFakeOpenAI(options);
@@ -65,7 +64,7 @@ async function episodeOf(memory: MemoryApi, id: string) {
     top_k: 20,
   });
   const found = results.find((result) => result.id === id);
-  if (!found || found.layer !== "episodic") throw new Error(`memory ${id} not recalled`);
+  if (found?.layer !== "episodic") throw new Error(`memory ${id} not recalled`);
   return found;
 }
 
@@ -277,7 +276,7 @@ describe("store with an interaction over REST and MCP", () => {
     expect(both.status).toBe(400);
     expect(await both.json()).toMatchObject({ code: "INVALID_INPUT", field: "interaction" });
 
-    const stats = await (await fetch(`${http.url}/v1/stats`)).json();
+    const stats = (await (await fetch(`${http.url}/v1/stats`)).json()) as { llm: unknown };
     expect(stats.llm).toMatchObject({
       provider: "openai",
       requests: 1,

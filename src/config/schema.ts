@@ -53,6 +53,8 @@ const OpenAILlmConfig = z
     maxRetries: z.number().int().min(0).max(10).default(3),
   })
   .superRefine((value, ctx) => {
+    // A malformed URL is reported by its own check; refinements still run after it.
+    if (!URL.canParse(value.baseUrl)) return;
     const onOpenAI = new URL(value.baseUrl).host === new URL(OPENAI_API_BASE).host;
     if (!onOpenAI && value.model === undefined) {
       ctx.addIssue({

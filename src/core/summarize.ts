@@ -70,11 +70,16 @@ const LLM_CONCURRENCY = 3;
 /** Smallest cut line worth keeping. */
 const MIN_TRUNCATED_TOKENS = 4;
 
+/** Words that say nothing about what a cluster is about, whatever it is. */
 const STOP_WORDS = new Set(
-  "the a an of to in on for and or with is was were be been after before by at from as it its this that not no".split(
-    " ",
-  ),
+  (
+    "the a an of to in on for and or with is was were be been after before by at from as it its " +
+    "this that not no but then when again still already another use used using via " +
+    "failed fail failure success succeeded successful done ok"
+  ).split(" "),
 );
+/** How many distinctive words name a cluster. */
+const LABEL_WORDS = 2;
 
 function topicOf(memory: StoredMemory): string {
   if (memory.layer === "episodic") return memory.task_type;
@@ -139,8 +144,12 @@ function cluster(vectors: readonly Float32Array[]): number[][] {
   return clusters.sort((x, y) => x[0]! - y[0]!);
 }
 
-/** The word most typical of one cluster against the others, to tell the clusters apart. */
-function distinctiveWord(members: StoredMemory[], others: StoredMemory[], topic: string): string {
+/** The words most typical of one cluster against the others, to tell the clusters apart. */
+function distinctiveWords(
+  members: StoredMemory[],
+  others: StoredMemory[],
+  topic: string,
+): string[] {
   const own = new Set(wordTokens(topic));
   const counts = (memories: StoredMemory[]) => {
     const map = new Map<string, number>();
@@ -153,14 +162,14 @@ function distinctiveWord(members: StoredMemory[], others: StoredMemory[], topic:
     }
     return map;
   };
-  const inside = counts(members);
   const outside = counts(others);
-  let best = { word: "", score: 0 };
-  for (const [word, count] of inside) {
-    const score = count / (1 + (outside.get(word) ?? 0));
-    if (score > best.score) best = { word, score };
-  }
-  return best.word;
+  // Ties keep the order of first appearance (Map order), which follows the memories' text.
+  return [...counts(members)]
+    .map(([word, count]) => ({ word, score: count / (1 + (outside.get(word) ?? 0)) }))
+    .filter((entry) => entry.score >= 1)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, LABEL_WORDS)
+    .map((entry) => entry.word);
 }
 
 /**
@@ -192,8 +201,11 @@ export function groupByTopic(
     for (const part of parts) {
       const inside = part.map((position) => members[position]!);
       const outside = members.filter((memory) => !inside.includes(memory));
-      const word = distinctiveWord(inside, outside, topic);
-      groups.push({ topic: word ? `${topic}: ${word}` : topic, members: inside });
+      const words = distinctiveWords(inside, outside, topic);
+      groups.push({
+        topic: words.length > 0 ? `${topic}: ${words.join(", ")}` : topic,
+        members: inside,
+      });
     }
   }
   const rank = new Map(memories.map((memory, index) => [memory.id, index]));
