@@ -117,6 +117,7 @@ export async function expectToolList(client: Client): Promise<void> {
       "agent_id",
       "confidence",
       "id",
+      "interaction",
       "metadata",
       "occurred_at",
       "outcome",
@@ -128,7 +129,8 @@ export async function expectToolList(client: Client): Promise<void> {
       "user_id",
     ].sort(),
   );
-  expect(store.required).toEqual(["task_type", "summary", "outcome"]);
+  // summary or interaction: exactly one, checked by the schema's refinement.
+  expect(store.required).toEqual(["task_type", "outcome"]);
   expect(store.properties?.outcome).toMatchObject({ enum: ["success", "failure", "partial"] });
 
   const recall = byName.memory_recall!.inputSchema;
