@@ -84,3 +84,4 @@ export { MemoryService, type RecallResponse } from "./core/service.js";
 export type { SummaryResult } from "./core/summarize.js";
 export type * from "./core/types.js";
 export { createHashEmbedder } from "./embedders/hash.js";
+export { createOpenAIChatModel, type OpenAIChatOptions } from "./llm/openai-chat.js";
