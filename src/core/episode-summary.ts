@@ -8,7 +8,8 @@ import { z } from "zod";
 import { completeJson } from "./llm/complete-json.js";
 import type { LlmFallbacks } from "./llm/fallbacks.js";
 import type { LanguageModel } from "./ports.js";
-import type { Outcome, SummarySource } from "./types.js";
+import { INTERACTION_METADATA_KEY, type StoreEpisodicInput } from "./schemas.js";
+import type { JsonObject, Outcome, SummarySource } from "./types.js";
 
 export const SUMMARY_MAX_CHARS = 80;
 
@@ -98,6 +99,28 @@ export async function summariseInteraction(
     fallbacks.record("summary", error, { task_type: context.task_type });
     return { ...extractive(), error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/**
+ * The caller's metadata plus, for a raw interaction, the interaction itself and how its summary
+ * was written, under `metadata.hindsight`: nothing the caller gave is lost.
+ */
+export function interactionMetadata(
+  metadata: StoreEpisodicInput["metadata"],
+  interaction: string | undefined,
+  written: InteractionSummary | undefined,
+): { metadata: JsonObject } {
+  if (interaction === undefined || !written) return { metadata: metadata ?? {} };
+  return {
+    metadata: {
+      ...metadata,
+      [INTERACTION_METADATA_KEY]: {
+        interaction,
+        summary_source: written.source,
+        ...(written.error === undefined ? {} : { summary_error: written.error }),
+      },
+    },
+  };
 }
 
 /** Speaker labels of transcripts ("User:", "助手：") carry no content. */

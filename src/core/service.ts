@@ -4,9 +4,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { mapConcurrent } from "./concurrency.js";
-import { type InteractionSummary, summariseInteraction } from "./episode-summary.js";
+import { interactionMetadata, summariseInteraction } from "./episode-summary.js";
 import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
 import { LlmFallbacks } from "./llm/fallbacks.js";
+import { llmStats } from "./llm/stats.js";
 import type { MemoryApi } from "./memory-api.js";
 import type {
   CandidateSet,
@@ -27,7 +28,6 @@ import {
 } from "./ranking.js";
 import {
   ForgetInput,
-  INTERACTION_METADATA_KEY,
   LIMITS,
   RecallInput,
   recallInputSchema,
@@ -41,7 +41,6 @@ import { findTimeExpressions, stripTimeExpressions } from "./time-expressions.js
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import type {
   ForgetResult,
-  LlmStats,
   MemoryLayer,
   MemoryStats,
   RecalledMemory,
@@ -184,7 +183,7 @@ export class MemoryService implements MemoryApi {
       summary: summaries[index]!,
       outcome: item.outcome,
       ...scopeOf(item),
-      ...withInteraction(item.metadata, item.interaction, written[index]),
+      ...interactionMetadata(item.metadata, item.interaction, written[index]),
       confidence: item.confidence ?? 1,
       decay_score: 1,
       status: "active",
@@ -385,30 +384,7 @@ export class MemoryService implements MemoryApi {
       semantic: await this.store.counts("semantic"),
       store: this.store.description,
       embedder: this.embedder.id,
-      llm: this.llmStats(),
-    };
-  }
-
-  private llmStats(): LlmStats {
-    const llm = this.options.llm;
-    const usage = llm?.usage();
-    const zero = { requests: 0, failures: 0, prompt_tokens: 0, completion_tokens: 0 };
-    const totals = usage
-      ? {
-          requests: usage.requests,
-          failures: usage.failures,
-          prompt_tokens: usage.prompt_tokens,
-          completion_tokens: usage.completion_tokens,
-        }
-      : zero;
-    return {
-      provider: llm ? (llm.id.split(":")[0] ?? llm.id) : "none",
-      model: llm ? (llm.models?.main ?? llm.id) : null,
-      summary_model: llm ? (llm.models?.cheap ?? llm.id) : null,
-      ...totals,
-      // A model that does not split its counts by tier is reported under the main tier.
-      tiers: usage?.tiers ?? { main: totals, cheap: zero },
-      fallbacks: this.fallbacks.snapshot(),
+      llm: llmStats(this.options.llm, this.fallbacks),
     };
   }
 
@@ -434,25 +410,6 @@ export class MemoryService implements MemoryApi {
     }
     return vectors;
   }
-}
-
-/** The caller's metadata plus, for a raw interaction, the interaction and how it was summarised. */
-function withInteraction(
-  metadata: StoreEpisodicInput["metadata"],
-  interaction: string | undefined,
-  written: InteractionSummary | undefined,
-): { metadata: NonNullable<StoreEpisodicInput["metadata"]> } {
-  if (interaction === undefined || !written) return { metadata: metadata ?? {} };
-  return {
-    metadata: {
-      ...metadata,
-      [INTERACTION_METADATA_KEY]: {
-        interaction,
-        summary_source: written.source,
-        ...(written.error === undefined ? {} : { summary_error: written.error }),
-      },
-    },
-  };
 }
 
 function prefixField(error: unknown, prefix: string): unknown {
