@@ -37,6 +37,25 @@ function executor(client: Queryable): SqlExecutor {
   };
 }
 
+/**
+ * Returns a client to the pool, or discards it when its connection broke: a client handed out
+ * again after the server restarted would fail the next request too.
+ */
+function releaseAfter(client: PoolClient, failure: Error | undefined): void {
+  client.release(failure !== undefined && !isQueryError(failure) ? failure : undefined);
+}
+
+/** An error the server reported for a statement (it has a SQLSTATE); the connection is fine. */
+function isQueryError(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    typeof code === "string" &&
+    /^[0-9A-Z]{5}$/.test(code) &&
+    !code.startsWith("57P") &&
+    !code.startsWith("08")
+  );
+}
+
 export async function openPostgres(options: PostgresOptions): Promise<SqlDriver> {
   // Loaded on demand so the embedded path never loads the network driver.
   const { default: pg } = await import("pg");
@@ -54,6 +73,12 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
   const checkout = async (): Promise<PoolClient> => {
     const client = await pool.connect();
     if (!prepared.has(client)) {
+      // The pool listens for errors only on idle clients. A connection dying while a client is
+      // checked out (the server restarting) is reported to the running query as well, so the
+      // event itself only needs logging; without a listener it would crash the process.
+      client.on("error", (error) =>
+        options.logger.warn("postgres connection lost", { error: error.message }),
+      );
       try {
         await client.query(SEARCH_SETTINGS);
       } catch (error) {
@@ -66,10 +91,14 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
   };
   const withClient = async <T>(fn: (client: PoolClient) => Promise<T>): Promise<T> => {
     const client = await checkout();
+    let failure: Error | undefined;
     try {
       return await fn(client);
+    } catch (error) {
+      failure = error as Error;
+      throw error;
     } finally {
-      client.release();
+      releaseAfter(client, failure);
     }
   };
   return {
@@ -78,16 +107,18 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
     exec: (sql) => withClient((client) => executor(client).exec(sql)),
     transaction: async (fn) => {
       const client = await checkout();
+      let failure: Error | undefined;
       try {
         await client.query("BEGIN");
         const result = await fn(executor(client));
         await client.query("COMMIT");
         return result;
       } catch (error) {
+        failure = error as Error;
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        releaseAfter(client, failure);
       }
     },
     close: () => pool.end(),
