@@ -14,6 +14,7 @@ import { errorResponse, handleError } from "./errors.js";
 import { createHttpMetrics, type HttpMetricsOptions } from "./metrics.js";
 import { buildOpenApiDocument } from "./openapi.js";
 import { hostGuard } from "./origin.js";
+import { rateLimit } from "./rate-limit.js";
 import { honoPath, type RouteDeps } from "./route.js";
 import { ROUTES } from "./routes/index.js";
 
@@ -26,6 +27,8 @@ export interface HttpAppOptions {
   allowedHosts?: string[];
   /** Origins accepted besides those whose host name is allowed. */
   allowedOrigins?: string[];
+  /** Requests per client (API key, or address without one) per minute on /v1 and /mcp; off when absent. */
+  rateLimitPerMinute?: number;
   /** Largest request body accepted; default 1 MiB. */
   bodyLimitBytes?: number;
   /** Defaults to errors on stderr: a failure nobody sees is a bug nobody fixes. */
@@ -42,7 +45,10 @@ export function createHttpApp(memory: MemoryApi, options: HttpAppOptions = {}): 
     memory,
     metrics,
     openapi: () => {
-      openapi ??= buildOpenApiDocument(ROUTES, { bearerAuth: options.apiKey !== undefined });
+      openapi ??= buildOpenApiDocument(ROUTES, {
+        bearerAuth: options.apiKey !== undefined,
+        rateLimit: options.rateLimitPerMinute !== undefined,
+      });
       return openapi;
     },
     mcp: createMcpHttpHandler(memory, { logger }),
@@ -50,6 +56,10 @@ export function createHttpApp(memory: MemoryApi, options: HttpAppOptions = {}): 
 
   const auth = options.apiKey === undefined ? undefined : bearerAuth(options.apiKey);
   const guard = hostGuard(options);
+  const limiter =
+    options.rateLimitPerMinute === undefined
+      ? undefined
+      : rateLimit({ limit: options.rateLimitPerMinute });
   const maxSize = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   // After the Host and key checks, so strangers cannot make the server read large bodies.
   const limit = bodyLimit({
@@ -63,6 +73,8 @@ export function createHttpApp(memory: MemoryApi, options: HttpAppOptions = {}): 
     const chain: MiddlewareHandler[] = [
       ...(route.hostCheck ? [guard] : []),
       ...(route.auth && auth ? [auth] : []),
+      // Counted after the key check, so strangers cannot spend a client's budget.
+      ...(route.auth && limiter ? [limiter] : []),
       limit,
     ];
     const handler: Handler = (c) => route.handle(c, deps);
@@ -82,6 +94,16 @@ function checkOptions(options: HttpAppOptions): void {
     throw new HindsightError(ErrorCode.CONFIG_INVALID, "apiKey: must not be empty", {
       field: "apiKey",
     });
+  }
+  const perMinute = options.rateLimitPerMinute;
+  if (perMinute !== undefined && !(Number.isSafeInteger(perMinute) && perMinute > 0)) {
+    throw new HindsightError(
+      ErrorCode.CONFIG_INVALID,
+      "rateLimitPerMinute: must be a positive integer",
+      {
+        field: "rateLimitPerMinute",
+      },
+    );
   }
   const limit = options.bodyLimitBytes;
   if (limit !== undefined && !(Number.isSafeInteger(limit) && limit > 0)) {

@@ -25,6 +25,20 @@ function parsePort(value: string): number {
   return port;
 }
 
+/** HINDSIGHT_RATE_LIMIT: requests per minute per client; empty or 0 turns the limit off. */
+function parseRateLimit(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "" || value.trim() === "0") return undefined;
+  const limit = Number(value);
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new HindsightError(
+      ErrorCode.CONFIG_INVALID,
+      `HINDSIGHT_RATE_LIMIT: '${value}' is not a whole number of requests per minute`,
+      { field: "HINDSIGHT_RATE_LIMIT" },
+    );
+  }
+  return limit;
+}
+
 /** Node's bind errors in words a person can act on. */
 function bindError(error: unknown, host: string, port: number): unknown {
   const code = (error as NodeJS.ErrnoException).code;
@@ -76,8 +90,10 @@ export function registerServe(program: Command): void {
       await withHindsight(command, {}, FLAGS, async (memory, logger) => {
         const env = process.env;
         const apiKey = env.HINDSIGHT_API_KEY?.trim() || undefined;
+        const rateLimitPerMinute = parseRateLimit(env.HINDSIGHT_RATE_LIMIT);
         const app = createHttpApp(memory, {
           ...(apiKey === undefined ? {} : { apiKey }),
+          ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
           allowedHosts: [options.host, ...(csv(env.HINDSIGHT_ALLOWED_HOSTS) ?? [])],
           allowedOrigins: csv(env.HINDSIGHT_ALLOWED_ORIGINS) ?? [],
           logger,
