@@ -8,10 +8,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
-import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import { createHttpApp } from "../src/http/app.js";
+import { createHttpApp, type HttpApp } from "../src/http/app.js";
 import { ROUTES } from "../src/http/routes/index.js";
 import { createHindsight, type Hindsight } from "../src/index.js";
 import { ERROR_META_KEY } from "../src/mcp/errors.js";
@@ -27,7 +26,7 @@ const settings = { seed: SEED, numRuns: RUNS, endOnFailure: true };
 const INTERNALS = /\n\s+at |node_modules|\.ts:\d|\.js:\d|SELECT |INSERT INTO/;
 
 let memory: Hindsight;
-let app: Hono;
+let app: HttpApp;
 let cases = 0;
 
 beforeAll(async () => {
