@@ -11,6 +11,7 @@ import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
 import { SharedEmbeddedMemory } from "./embedded/shared-memory.js";
 import { openService } from "./open-service.js";
 import { IN_MEMORY } from "./storage/pglite.js";
+import { tenantConfig } from "./tenants/tenant.js";
 
 export interface HindsightDeps {
   logger?: Logger;
@@ -48,7 +49,9 @@ export async function createHindsight(
   input: HindsightConfigInput,
   deps: HindsightDeps = {},
 ): Promise<Hindsight> {
-  const config = parseConfig(input);
+  // A tenant other than the default one has a store of its own (see tenants/tenant.ts).
+  const parsed = parseConfig(input);
+  const config = tenantConfig(parsed, parsed.tenant);
   const serviceDeps = { ...deps, logger: deps.logger ?? silentLogger };
   let memory: MemoryApi;
   if (config.databaseUrl || config.dataDir === IN_MEMORY) {

@@ -610,6 +610,52 @@ describe("API key", () => {
   });
 });
 
+describe("rate limit", () => {
+  const keyA = "key-a";
+  let base: string;
+
+  beforeAll(async () => {
+    ({ base } = await serve(await openMemory(), { apiKey: keyA, rateLimitPerMinute: 3 }));
+  });
+
+  it("answers 429 with Retry-After once a client spends its budget, per client", async () => {
+    const headers = { authorization: `Bearer ${keyA}` };
+    for (let n = 0; n < 3; n++) {
+      const ok = await call(base, "GET", "/v1/stats", { headers });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.ratelimit).toBeDefined();
+    }
+    const limited = await call(base, "POST", "/v1/recall", { headers, body: { query_text: "x" } });
+    expectError(limited, 429, "RATE_LIMITED");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    // MCP shares the budget: it is the same client.
+    expect((await call(base, "POST", "/mcp", { headers, body: {} })).status).toBe(429);
+  });
+
+  it("does not let requests with a wrong key spend anyone's budget, nor count health checks", async () => {
+    for (let n = 0; n < 5; n++) {
+      const wrong = await call(base, "GET", "/v1/stats", {
+        headers: { authorization: "Bearer nope" },
+      });
+      expectError(wrong, 401, "UNAUTHORIZED");
+      expect((await call(base, "GET", "/health")).status).toBe(200);
+    }
+  });
+
+  it("documents 429 on the limited routes", async () => {
+    const doc = (await call(base, "GET", "/openapi.json")).body as Doc;
+    expect(doc.paths["/v1/recall"]?.post?.responses["429"]).toBeDefined();
+    expect(doc.paths["/health"]?.get?.responses["429"]).toBeUndefined();
+  });
+
+  it("refuses a limit that is not a positive integer", async () => {
+    const memory = await openMemory();
+    expect(() => createHttpApp(memory, { rateLimitPerMinute: 0 })).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", field: "rateLimitPerMinute" }),
+    );
+  });
+});
+
 describe("Host and Origin checks", () => {
   let base: string;
   let port: number;

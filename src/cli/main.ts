@@ -22,6 +22,7 @@ const program = new Command()
   .version(VERSION)
   .option("--database-url <url>", "PostgreSQL connection string (env DATABASE_URL)")
   .option("--data-dir <dir>", "embedded store directory (env HINDSIGHT_DATA_DIR)")
+  .option("--tenant <name>", "whose memories: a tenant of the API-key file (env HINDSIGHT_TENANT)")
   .option("--log-level <level>", "debug | info | warn | error | silent (env HINDSIGHT_LOG_LEVEL)")
   .showHelpAfterError()
   .exitOverride();

@@ -9,6 +9,7 @@ import type { HindsightConfigInput } from "./schema.js";
 export interface ConfigFlags {
   databaseUrl?: string;
   dataDir?: string;
+  tenant?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -102,8 +103,12 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const lockTimeoutMs = number(env, "HINDSIGHT_LOCK_TIMEOUT_MS");
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
   const fusion = env.HINDSIGHT_RECALL_FUSION;
+  const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
+  const databaseSchema = env.HINDSIGHT_DATABASE_SCHEMA;
   return {
     ...(databaseUrl ? { databaseUrl } : {}),
+    ...(databaseSchema ? { databaseSchema } : {}),
+    ...(tenant ? { tenant } : {}),
     dataDir: dataDir === "memory://" ? dataDir : resolve(expandHome(dataDir)),
     ...(lockTimeoutMs === undefined ? {} : { lockTimeoutMs }),
     embedder: embedderFromEnv(env),

@@ -78,9 +78,27 @@ export type LlmConfig = z.output<typeof LlmConfig>;
 
 const Weight = z.number().min(0).max(1);
 
+/** Lower-case letters, digits and underscores: safe inside a schema or directory name. */
+export const TenantName = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9_]{0,47}$/,
+    "must start with a letter and hold at most 48 lower-case letters, digits or underscores",
+  );
+
 export const HindsightConfig = z.strictObject({
   /** PostgreSQL connection string; when absent, the embedded store in `dataDir` is used. */
   databaseUrl: z.string().min(1).optional(),
+  /**
+   * PostgreSQL schema to keep hindsight's tables in (created when missing); default: the
+   * connection's search_path. Tenants other than the default one get `hindsight_<tenant>`.
+   */
+  databaseSchema: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
+    .optional(),
+  /** Whose memories these are; see tenants/tenant.ts. Each tenant's store is separate. */
+  tenant: TenantName.default("default"),
   /** Embedded store directory, or `memory://` for a throw-away database. */
   dataDir: z.string().min(1),
   /** How long a second process waits for the embedded directory's owner to exit. */

@@ -32,9 +32,18 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-const text = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
-const optionalText = (max: number) =>
-  z.string().trim().min(1, "must not be empty").max(max).optional();
+/** PostgreSQL text and jsonb cannot hold U+0000; refuse it instead of failing to store it. */
+const NUL_MESSAGE = "must not contain NUL characters (U+0000)";
+const hasNul = (value: string) => value.includes("\u0000");
+
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max)
+    .refine((value) => !hasNul(value), NUL_MESSAGE);
+const optionalText = (max: number) => text(max).optional();
 
 function depthOf(value: unknown): number {
   if (value === null || typeof value !== "object") return 0;
@@ -42,9 +51,17 @@ function depthOf(value: unknown): number {
   return 1 + children.reduce<number>((max, child) => Math.max(max, depthOf(child)), 0);
 }
 
+function containsNul(value: unknown): boolean {
+  if (typeof value === "string") return hasNul(value);
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.some(containsNul);
+  return Object.entries(value).some(([key, child]) => hasNul(key) || containsNul(child));
+}
+
 export const Metadata = z
   .record(z.string(), z.json())
   .superRefine((value, ctx) => {
+    if (containsNul(value)) ctx.addIssue({ code: "custom", message: NUL_MESSAGE });
     if (Buffer.byteLength(JSON.stringify(value)) > LIMITS.metadataBytes) {
       ctx.addIssue({
         code: "custom",

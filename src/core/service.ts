@@ -184,7 +184,7 @@ export class MemoryService implements MemoryApi {
       outcome: item.outcome,
       ...scopeOf(item),
       ...interactionMetadata(item.metadata, item.interaction, written[index]),
-      confidence: item.confidence ?? 1,
+      confidence: storableConfidence(item.confidence),
       decay_score: 1,
       status: "active",
       embedding: embeddings[index]!,
@@ -210,7 +210,7 @@ export class MemoryService implements MemoryApi {
       key_text: item.key_text,
       value_text: item.value_text,
       task_type: item.task_type ?? null,
-      confidence: item.confidence ?? 1,
+      confidence: storableConfidence(item.confidence),
       created_at: now,
       updated_at: now,
       valid_from: item.valid_from ? parseInstant(item.valid_from)! : now,
@@ -410,6 +410,14 @@ export class MemoryService implements MemoryApi {
     }
     return vectors;
   }
+}
+
+/**
+ * Confidence is stored as a 4-byte real, which cannot hold the tiniest doubles (PostgreSQL
+ * rejects 1e-300 as out of range); no one means more than six decimals of confidence.
+ */
+function storableConfidence(confidence: number | undefined): number {
+  return confidence === undefined ? 1 : Math.round(confidence * 1e6) / 1e6;
 }
 
 function prefixField(error: unknown, prefix: string): unknown {
