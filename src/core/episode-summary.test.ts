@@ -41,6 +41,15 @@ describe("extractive interaction summary", () => {
     expect(summary).toMatch(/^Refactor the payment module .*[a-z]…$/);
   });
 
+  it("drops speaker labels in either language", () => {
+    expect(
+      extractiveInteractionSummary("用户：把支付服务部署到预发环境。\n工具：迁移超时，部署失败。"),
+    ).toBe("把支付服务部署到预发环境。 … 迁移超时，部署失败。");
+    expect(extractiveInteractionSummary("Tool: build failed\nAssistant: fixed it.")).toBe(
+      "build failed … fixed it.",
+    );
+  });
+
   it("leaves a short interaction as it is", () => {
     expect(extractiveInteractionSummary("  Fixed the flaky test.  ")).toBe("Fixed the flaky test.");
   });

@@ -125,7 +125,7 @@ export function interactionMetadata(
 
 /** Speaker labels of transcripts ("User:", "助手：") carry no content. */
 const SPEAKER =
-  /^\s*(?:user|assistant|agent|system|human|ai|tool|bot|用户|助手|系统|客户|客服)\s*[:：]\s*/iu;
+  /^\s*(?:user|assistant|agent|system|human|ai|tool|function|model|bot|用户|助手|助理|系统|工具|模型|机器人|客户|客服)\s*[:：]\s*/iu;
 const SENTENCE_END = /(?<=[.!?])\s+|(?<=[。！？])/u;
 const ELLIPSIS = "…";
 
