@@ -7,7 +7,7 @@ import { silentLogger } from "./adapters.js";
 import { HindsightConfig, type HindsightConfigInput } from "./config/schema.js";
 import { ErrorCode, HindsightError } from "./core/errors.js";
 import type { MemoryApi } from "./core/memory-api.js";
-import type { Clock, Embedder, Logger } from "./core/ports.js";
+import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
 import { SharedEmbeddedMemory } from "./embedded/shared-memory.js";
 import { openService } from "./open-service.js";
 import { IN_MEMORY } from "./storage/pglite.js";
@@ -17,6 +17,8 @@ export interface HindsightDeps {
   clock?: Clock;
   /** A ready embedder, instead of the one the configuration names. */
   embedder?: Embedder;
+  /** The language model: working memory's summaries use its cheap tier. */
+  llm?: LanguageModel;
 }
 
 export interface Hindsight extends MemoryApi {
@@ -73,4 +75,6 @@ export * from "./core/schemas.js";
 export { MemoryService, type RecallResponse } from "./core/service.js";
 export type { SummaryResult } from "./core/summarize.js";
 export type * from "./core/types.js";
+export * from "./core/working/schemas.js";
+export * from "./core/working/types.js";
 export { createHashEmbedder } from "./embedders/hash.js";

@@ -3,16 +3,19 @@
  */
 import { systemClock } from "./adapters.js";
 import type { HindsightConfig } from "./config/schema.js";
-import type { Clock, Embedder, Logger } from "./core/ports.js";
+import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
 import { MemoryService } from "./core/service.js";
 import { createEmbedder } from "./embedders/create.js";
 import { openStore } from "./storage/open-store.js";
 import { cl100k } from "./tokens.js";
+import { openWorkingStore } from "./working/open-working-store.js";
 
 export interface ServiceDeps {
   logger: Logger;
   clock?: Clock;
   embedder?: Embedder;
+  /** The language model; working memory uses its cheap tier for summaries. */
+  llm?: LanguageModel;
 }
 
 export async function openService(
@@ -27,6 +30,13 @@ export async function openService(
     await embedder.embed(["warm-up"]);
   }
   const store = await openStore(config, logger);
+  let working: Awaited<ReturnType<typeof openWorkingStore>>;
+  try {
+    working = await openWorkingStore(config.working, store, logger);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const service = new MemoryService({
     store,
     embedder,
@@ -34,6 +44,12 @@ export async function openService(
     logger,
     candidateLimit: config.recall.candidateLimit,
     tokens: cl100k,
+    llm: deps.llm,
+    working: {
+      store: working,
+      budgetTokens: config.working.budgetTokens,
+      ttlSeconds: config.working.ttlSeconds,
+    },
     ranking: {
       floor: config.recall.floor,
       freshnessHalfLifeDays: config.recall.freshnessHalfLifeDays,

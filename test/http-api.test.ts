@@ -465,6 +465,10 @@ describe("failures of the store, the embedder and the code", () => {
       stats: fail,
       ping: fail,
       migrate: fail,
+      workingAppend: fail,
+      workingGet: fail,
+      workingCompress: fail,
+      workingEnd: fail,
       close: async () => {},
     };
   }

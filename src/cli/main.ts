@@ -12,6 +12,7 @@ import { registerServe } from "./commands/serve.js";
 import { registerStats } from "./commands/stats.js";
 import { registerStore } from "./commands/store.js";
 import { registerStoreFact } from "./commands/store-fact.js";
+import { registerWorking } from "./commands/working.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { VERSION } from "./version.js";
 
@@ -35,6 +36,7 @@ for (const register of [
   registerMcp,
   registerServe,
   registerEval,
+  registerWorking,
 ]) {
   register(program);
 }

@@ -36,6 +36,22 @@ export type EmbedderConfig = z.infer<typeof EmbedderConfig>;
 
 const Weight = z.number().min(0).max(1);
 
+/** Working memory: Redis when a URL is given, else the memory store's database. */
+export const WorkingConfig = z.strictObject({
+  redisUrl: z.string().min(1).optional(),
+  budgetTokens: z.number().int().min(500).max(200_000).default(4000),
+  /** A session expires this long after its last write. */
+  ttlSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 3600),
+  keyPrefix: z.string().default("hindsight:working:"),
+  /** How long a call waits for Redis to connect or answer before WORKING_MEMORY_UNAVAILABLE. */
+  timeoutMs: z.number().int().positive().default(2000),
+});
+export type WorkingConfig = z.output<typeof WorkingConfig>;
+
 export const HindsightConfig = z.strictObject({
   /** PostgreSQL connection string; when absent, the embedded store in `dataDir` is used. */
   databaseUrl: z.string().min(1).optional(),
@@ -44,6 +60,12 @@ export const HindsightConfig = z.strictObject({
   /** How long a second process waits for the embedded directory's owner to exit. */
   lockTimeoutMs: z.number().int().min(0).default(10_000),
   embedder: EmbedderConfig.default({ kind: "hash" }),
+  working: WorkingConfig.default({
+    budgetTokens: 4000,
+    ttlSeconds: 24 * 3600,
+    keyPrefix: "hindsight:working:",
+    timeoutMs: 2000,
+  }),
   recall: z
     .strictObject({
       floor: z.number().min(0).max(1).default(DEFAULT_RANKING.floor),

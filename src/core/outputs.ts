@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { LAYERS, OUTCOMES, STATUSES } from "./types.js";
+import { WorkingContextOutput } from "./working/schemas.js";
 
 const Instant = z.string().describe("ISO 8601 date-time");
 const Nullable = z.string().nullable();
@@ -132,7 +133,10 @@ export const SummarizeOutput = z.object({
   max_tokens: z.number().int(),
   memory_ids: z.array(z.uuid()).describe("The memories the summary covers."),
   groups: z.array(z.object({ topic: z.string(), memory_ids: z.array(z.uuid()) })),
-  method: z.enum(["extractive"]),
+  method: z
+    .enum(["extractive", "working_memory"])
+    .describe("working_memory: a session_id was given and that session compressed."),
+  session: WorkingContextOutput.optional().describe("The compressed session (with session_id)."),
 });
 
 export const ErrorOutput = z.object({

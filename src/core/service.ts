@@ -9,6 +9,7 @@ import type {
   CandidateSet,
   Clock,
   Embedder,
+  LanguageModel,
   Logger,
   MemoryStore,
   MigrationReport,
@@ -36,6 +37,10 @@ import { findTimeExpressions, stripTimeExpressions } from "./time-expressions.js
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import type { ForgetResult, MemoryLayer, MemoryStats, RecalledMemory } from "./types.js";
 import { validate } from "./validate.js";
+import { renderSummary } from "./working/context.js";
+import type { WorkingMemoryStore } from "./working/ports.js";
+import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
+import { WorkingMemory } from "./working/working-memory.js";
 
 export interface MemoryServiceOptions {
   store: MemoryStore;
@@ -46,6 +51,10 @@ export interface MemoryServiceOptions {
   /** Nearest neighbours and keyword hits fetched per layer before ranking. */
   candidateLimit: number;
   tokens: TokenCounter;
+  /** The cheap tier writes working-memory summaries; without a model, rules do. */
+  llm?: LanguageModel | undefined;
+  /** Working memory's store and limits; without it the working operations are unavailable. */
+  working?: { store: WorkingMemoryStore; budgetTokens: number; ttlSeconds: number };
 }
 
 /** Library-only recall options, not part of any wire format. */
@@ -107,12 +116,23 @@ export class MemoryService implements MemoryApi {
   private readonly options: MemoryServiceOptions;
   private pendingAccess: Promise<void> = Promise.resolve();
   private migration: MigrationReport | undefined;
+  private readonly working: WorkingMemory | undefined;
 
   constructor(options: MemoryServiceOptions) {
     this.options = options;
     this.store = options.store;
     this.embedder = options.embedder;
     this.clock = options.clock;
+    this.working =
+      options.working &&
+      new WorkingMemory({
+        ...options.working,
+        clock: options.clock,
+        logger: options.logger,
+        tokens: options.tokens,
+        llm: options.llm,
+        storeEpisodic: (input) => this.storeEpisodic(input),
+      });
   }
 
   /** Stores one task interaction as an episodic memory. */
@@ -288,9 +308,25 @@ export class MemoryService implements MemoryApi {
     return result;
   }
 
-  /** Compresses memories (given by id, or recalled for a query) into a summary within budget. */
+  /**
+   * Compresses memories (given by id, or recalled for a query) into a summary within budget,
+   * or a working-memory session into its four-part summary.
+   */
   async summarize(input: unknown): Promise<SummaryResult> {
     const request = validate(SummarizeInput, input);
+    if (request.session_id) {
+      const session = await this.workingMemory().compress({ session_id: request.session_id });
+      const summary = session.summary ? renderSummary(session.summary) : "";
+      return {
+        summary,
+        tokens: this.options.tokens.count(summary),
+        max_tokens: request.max_tokens,
+        memory_ids: [],
+        groups: [],
+        method: "working_memory",
+        session,
+      };
+    }
     let memories: StoredMemory[];
     if (request.memory_ids) {
       memories = await this.memoriesById(request.memory_ids);
@@ -337,8 +373,35 @@ export class MemoryService implements MemoryApi {
     };
   }
 
+  workingAppend(input: unknown): Promise<WorkingAppendResult> {
+    return this.workingMemory().append(input);
+  }
+
+  workingGet(input: unknown): Promise<WorkingContext> {
+    return this.workingMemory().get(input);
+  }
+
+  workingCompress(input: unknown): Promise<WorkingContext> {
+    return this.workingMemory().compress(input);
+  }
+
+  workingEnd(input: unknown): Promise<WorkingEndResult> {
+    return this.workingMemory().end(input);
+  }
+
+  private workingMemory(): WorkingMemory {
+    if (!this.working) {
+      throw new HindsightError(
+        ErrorCode.CONFIG_INVALID,
+        "working memory is not configured: give the service a working-memory store",
+      );
+    }
+    return this.working;
+  }
+
   async close(): Promise<void> {
     await this.pendingAccess;
+    await this.working?.close();
     await this.embedder.close?.();
     await this.store.close();
   }

@@ -5,6 +5,7 @@
  * work replaces the wording with a model's when one is configured.
  */
 import type { StoredMemory } from "./ports.js";
+import type { WorkingContext } from "./working/types.js";
 
 export interface TokenCounter {
   count(text: string): number;
@@ -23,7 +24,10 @@ export interface SummaryResult {
   max_tokens: number;
   memory_ids: string[];
   groups: SummaryGroup[];
-  method: "extractive";
+  /** extractive: memories by id or query; working_memory: a session compressed (session_id). */
+  method: "extractive" | "working_memory";
+  /** The compressed session, for method working_memory. */
+  session?: WorkingContext;
 }
 
 interface Group {
