@@ -54,6 +54,8 @@ export async function openRedisWorkingStore(
 export class RedisWorkingStore implements WorkingMemoryStore {
   readonly description: string;
   private down = false;
+  /** One wait for a connection, shared by every call that arrives while there is none. */
+  private connecting: Promise<void> | undefined;
   private readonly scripts: Record<"append" | "setBudget" | "compact" | "discard", Script>;
 
   constructor(
@@ -163,7 +165,16 @@ export class RedisWorkingStore implements WorkingMemoryStore {
   }
 
   private async call<T>(context: string, fn: () => Promise<T>): Promise<T> {
-    await this.connected(context);
+    if (this.client.status !== "ready") {
+      this.connecting ??= this.connected().finally(() => {
+        this.connecting = undefined;
+      });
+      try {
+        await this.connecting;
+      } catch (error) {
+        throw this.failure(context, error);
+      }
+    }
     try {
       return await fn();
     } catch (error) {
@@ -172,16 +183,15 @@ export class RedisWorkingStore implements WorkingMemoryStore {
   }
 
   /** Waits for a connection, at most timeoutMs, failing at once when an attempt fails. */
-  private async connected(context: string): Promise<void> {
+  private connected(): Promise<void> {
     const client = this.client;
-    if (client.status === "ready") return;
-    await new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       const done = (error?: unknown) => {
         clearTimeout(timer);
         client.off("ready", onReady);
         client.off("error", onError);
         if (error === undefined) resolve();
-        else reject(this.failure(context, error));
+        else reject(error);
       };
       const onReady = () => done();
       const onError = (error: Error) => done(error);
