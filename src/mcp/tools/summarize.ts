@@ -15,7 +15,13 @@ export const summarizeTool = defineTool({
     "在预算内概括多条记忆；长对话中定期调用。",
   input: SummarizeInput,
   output: SummarizeOutput,
-  annotations: { readOnlyHint: true, openWorldHint: false },
+  // With session_id it compresses that working-memory session: a write, but nothing is lost.
+  annotations: {
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   async run(memory, input) {
     const summary = await memory.summarize(input);
     // A compressed working-memory session reads as the context it now is.

@@ -6,7 +6,7 @@ export const workingAppendTool = defineTool({
   title: "Append to working memory",
   description:
     "Record what is happening in the current task, item by item, in a working-memory session " +
-    "(session_id: your conversation or task run). Record the goal once (kind goal), each new " +
+    "(session_id: your conversation or task run). Call it as the task goes: the goal once (kind goal), each new " +
     "user request (instruction), tool calls in progress (tool_call) and their results (result), " +
     "and notes on progress or plans (note). When the session outgrows its token budget (default " +
     "4000), older items are compressed into a summary of goal, steps done, where you are stuck " +
