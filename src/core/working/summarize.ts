@@ -45,15 +45,16 @@ export function deterministicParts(
     (previous?.goal ||
       all.find((item) => item.kind === "instruction" || item.role === "user")?.content ||
       "");
-  const steps = compress
-    .filter((item) => item.kind !== "goal")
-    .map(step)
-    .filter((text) => text.length > 0);
-  const done = [previous?.done ?? "", ...steps].filter((text) => text.length > 0).join("; ");
   const failure = compress.findLast((item) => item.kind !== "goal" && BLOCKED.test(item.content));
   const plan = compress.findLast(
     (item) => (item.kind === "note" || item.role === "assistant") && NEXT.test(item.content),
   );
+  // What blocked and next say is not repeated among the steps.
+  const steps = compress
+    .filter((item) => item.kind !== "goal" && item !== failure && item !== plan)
+    .map(step)
+    .filter((text) => text.length > 0);
+  const done = [previous?.done ?? "", ...steps].filter((text) => text.length > 0).join("; ");
   return fitParts(
     {
       goal: oneLine(goal),
