@@ -38,7 +38,10 @@ const Weight = z.number().min(0).max(1);
 
 /** Working memory: Redis when a URL is given, else the memory store's database. */
 export const WorkingConfig = z.strictObject({
-  redisUrl: z.string().min(1).optional(),
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\/.+/u, "must be a redis:// or rediss:// URL")
+    .optional(),
   budgetTokens: z.number().int().min(500).max(200_000).default(4000),
   /** A session expires this long after its last write. */
   ttlSeconds: z

@@ -147,6 +147,10 @@ export class SqlWorkingStore implements WorkingMemoryStore {
   discard(sessionId: string, snapshot: WorkingSession): Promise<void> {
     return this.guard("clearing working memory", () =>
       this.driver.transaction(async (tx: SqlExecutor) => {
+        // The session row first, as append and compact lock it: the same order, no deadlock.
+        await tx.query("SELECT 1 FROM working_sessions WHERE session_id = $1 FOR UPDATE", [
+          sessionId,
+        ]);
         await tx.query("DELETE FROM working_items WHERE session_id = $1 AND seq = ANY($2::int[])", [
           sessionId,
           snapshot.items.map((item) => item.seq),

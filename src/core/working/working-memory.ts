@@ -50,6 +50,12 @@ const VERBATIM_SHARE = 0.35;
 const MAX_COMPRESSIONS = 6;
 
 export class WorkingMemory {
+  /**
+   * Compressions running in this process, by session: concurrent appends that push a session
+   * over budget wait for the one compression instead of each paying for a model call.
+   */
+  private readonly compressing = new Map<string, Promise<unknown>>();
+
   constructor(private readonly options: WorkingMemoryOptions) {}
 
   get description(): string {
@@ -196,7 +202,9 @@ export class WorkingMemory {
     const { store, clock, tokens, ttlSeconds } = this.options;
     let compressed = false;
     let forced = force;
-    for (let attempt = 0; ; attempt++) {
+    // Counts compressions tried here; waiting for another one's does not count.
+    let attempt = 0;
+    for (;;) {
       const session = await this.loadExisting(sessionId);
       const budget = this.budgetOf(session);
       const over = measure(session, tokens).tokens > budget;
@@ -209,6 +217,11 @@ export class WorkingMemory {
         }
         return { session, compressed };
       }
+      const running = this.compressing.get(sessionId);
+      if (running && !forced) {
+        await running.catch(() => undefined);
+        continue;
+      }
       const plan = planCompression(session, budget, tokens, forced);
       if (!plan) {
         if (forced) {
@@ -217,20 +230,32 @@ export class WorkingMemory {
         }
         return { session, compressed };
       }
-      const summary = await summarizeItems(
-        this.options,
-        session.summary,
-        plan.compress,
-        plan.keep,
-        clock.now(),
-      );
-      const committed = await store.compact(sessionId, {
-        revision: session.revision,
-        seqs: plan.compress.map((item) => item.seq),
-        summary,
-        ttlSeconds,
-        now: clock.now(),
-      });
+      const compression = (async () => {
+        const summary = await summarizeItems(
+          this.options,
+          session.summary,
+          plan.compress,
+          plan.keep,
+          clock.now(),
+        );
+        const committed = await store.compact(sessionId, {
+          revision: session.revision,
+          seqs: plan.compress.map((item) => item.seq),
+          summary,
+          ttlSeconds,
+          now: clock.now(),
+        });
+        return { summary, committed };
+      })();
+      this.compressing.set(sessionId, compression);
+      let outcome: Awaited<typeof compression>;
+      try {
+        outcome = await compression;
+      } finally {
+        if (this.compressing.get(sessionId) === compression) this.compressing.delete(sessionId);
+      }
+      attempt++;
+      const { summary, committed } = outcome;
       if (committed) {
         compressed = true;
         forced = false;
