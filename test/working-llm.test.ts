@@ -83,6 +83,30 @@ describe("working memory with a language model", () => {
     expect(request.messages.at(-1)!.content).toContain("Batch 0 copied");
   });
 
+  it("asks the model once when concurrent appends push a session over budget together", async () => {
+    const llm = scriptedModel([
+      '{"goal": "Migrate orders", "done": "Copied batches", "blocked": "", "next": "Verify"}',
+    ]);
+    memory = await open(llm);
+    await feed(memory, "together", 25);
+    expect(llm.requests).toHaveLength(0);
+    const appends = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        memory!.workingAppend({
+          session_id: "together",
+          kind: "result",
+          role: "tool",
+          content: `Parallel check ${i}: orders_${i} row counts match between the old and new table.`,
+        }),
+      ),
+    );
+    expect(appends.some((append) => append.compressed)).toBe(true);
+    expect(llm.requests).toHaveLength(1);
+    const context = await memory.workingGet({ session_id: "together" });
+    expect(context.tokens).toBeLessThanOrEqual(1000);
+    expect(context.summary!.items_summarized + context.items.length).toBe(46);
+  });
+
   it("falls back to the rules when the model keeps answering unusable output, and says so", async () => {
     const tooLong = JSON.stringify({
       goal: "g".repeat(150),
