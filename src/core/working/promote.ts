@@ -9,7 +9,7 @@ import type { LanguageModel, Logger } from "../ports.js";
 import { LIMITS } from "../schemas.js";
 import type { Outcome } from "../types.js";
 import { WORKING_LIMITS } from "./schemas.js";
-import { clipEnd, firstSentence, fitParts, oneLine } from "./text.js";
+import { charLength, clipEnd, firstSentence, oneLine } from "./text.js";
 import type { WorkingSession } from "./types.js";
 
 const MAX = WORKING_LIMITS.episodicSummaryChars;
@@ -27,11 +27,17 @@ export function deterministicEpisodeSummary(session: WorkingSession, outcome: Ou
     items.findLast((item) => item.role === "assistant")?.content ??
     summary?.done.split("; ").at(-1) ??
     "";
-  const parts = fitParts(
-    { goal: oneLine(goal), action: oneLine(firstSentence(action)) },
-    MAX - outcome.length - 6,
+  // The goal comes first: it gets up to 60% of the room, more when the action is short.
+  const room = MAX - outcome.length - 6;
+  const goalText = oneLine(goal);
+  const actionText = oneLine(firstSentence(action));
+  const goalRoom = Math.max(
+    room - Math.min(charLength(actionText), Math.floor(room * 0.4)),
+    Math.floor(room * 0.6),
   );
-  return [parts.goal, parts.action, outcome].filter((part) => part.length > 0).join(" → ");
+  const clippedGoal = clipEnd(goalText, goalRoom);
+  const clippedAction = clipEnd(actionText, room - charLength(clippedGoal));
+  return [clippedGoal, clippedAction, outcome].filter((part) => part.length > 0).join(" → ");
 }
 
 const EpisodeSummary = z.object({
@@ -128,8 +134,10 @@ export function sessionMetadata(session: WorkingSession): Record<string, unknown
         ? { transcript_omitted: session.items.length - items.length }
         : {}),
     };
-    if (Buffer.byteLength(JSON.stringify(metadata)) <= limit) return metadata;
+    const bytes = Buffer.byteLength(JSON.stringify(metadata));
+    if (bytes <= limit) return metadata;
     if (cap > 100) cap = Math.floor(cap / 2);
-    else items = items.slice(1);
+    // Leave out about the share that is too much, the oldest first, at least one.
+    else items = items.slice(Math.max(1, Math.floor(items.length * (1 - limit / bytes))));
   }
 }
