@@ -60,8 +60,6 @@ export function planCompression(
   const verbatim = new Set([goal, instruction].filter((item) => item !== undefined));
   const calls = new Set(activeCalls);
   const candidates = session.items.filter((item) => !verbatim.has(item) && !calls.has(item));
-  // Active tool calls go only when everything else is not enough, oldest first.
-  const order = [...candidates, ...activeCalls];
   if (force) return candidates.length === 0 ? null : split(session.items, new Set(candidates));
 
   const target = Math.floor(budget * TARGET_FILL);
@@ -69,8 +67,15 @@ export function planCompression(
   const cost = new Map(session.items.map((item) => [item, tokens.count(renderItem(item)) + 1]));
   let remaining = frame + session.items.reduce((sum, item) => sum + cost.get(item)!, 0);
   const chosen = new Set<WorkingItem>();
-  for (const item of order) {
+  for (const item of candidates) {
     if (remaining <= target) break;
+    chosen.add(item);
+    remaining -= cost.get(item)!;
+  }
+  // Open tool calls go only when nothing else can bring the session within its budget, oldest
+  // first, and no more of them than that takes.
+  for (const item of activeCalls) {
+    if (remaining <= budget) break;
     chosen.add(item);
     remaining -= cost.get(item)!;
   }
