@@ -86,5 +86,7 @@ export * from "./core/schemas.js";
 export { MemoryService, type RecallResponse } from "./core/service.js";
 export type { SummaryResult } from "./core/summarize.js";
 export type * from "./core/types.js";
+export * from "./core/working/schemas.js";
+export * from "./core/working/types.js";
 export { createHashEmbedder } from "./embedders/hash.js";
 export { createOpenAIChatModel, type OpenAIChatOptions } from "./llm/openai-chat.js";

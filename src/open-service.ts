@@ -9,6 +9,7 @@ import { createEmbedder } from "./embedders/create.js";
 import { createLanguageModel } from "./llm/create.js";
 import { openStore } from "./storage/open-store.js";
 import { cl100k } from "./tokens.js";
+import { openWorkingStore } from "./working/open-working-store.js";
 
 export interface ServiceDeps {
   logger: Logger;
@@ -31,6 +32,13 @@ export async function openService(
   }
   const llm = deps.llm ?? createLanguageModel(config.llm, logger);
   const store = await openStore(config, logger);
+  let working: Awaited<ReturnType<typeof openWorkingStore>>;
+  try {
+    working = await openWorkingStore(config.working, store, logger);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const service = new MemoryService({
     store,
     embedder,
@@ -39,6 +47,11 @@ export async function openService(
     logger,
     candidateLimit: config.recall.candidateLimit,
     tokens: cl100k,
+    working: {
+      store: working,
+      budgetTokens: config.working.budgetTokens,
+      ttlSeconds: config.working.ttlSeconds,
+    },
     ranking: {
       floor: config.recall.floor,
       freshnessHalfLifeDays: config.recall.freshnessHalfLifeDays,

@@ -146,6 +146,19 @@ for (const backend of BACKENDS) {
       expect((await call(acme, "POST", "/v1/summarize", { memory_ids: [own] })).status).toBe(200);
     });
 
+    it("keeps working-memory sessions apart, even under the same session id", async () => {
+      const [acme, globex] = tenants as [string, string];
+      const appended = await call(acme, "POST", "/v1/working/shared-id/items", {
+        role: "user",
+        kind: "goal",
+        content: "acme's confidential goal",
+      });
+      expect(appended.status).toBe(201);
+      expect((await call(globex, "GET", "/v1/working/shared-id")).status).toBe(404);
+      const own = await call(acme, "GET", "/v1/working/shared-id");
+      expect(own.body.context).toContain("acme's confidential goal");
+    });
+
     it("binds MCP over HTTP to the key's tenant", async () => {
       const [acme, globex] = tenants as [string, string];
       const marker = `quarantine-${suffix}`;

@@ -13,6 +13,7 @@ import { registerStats } from "./commands/stats.js";
 import { registerStore } from "./commands/store.js";
 import { registerStoreFact } from "./commands/store-fact.js";
 import { registerSummarize } from "./commands/summarize.js";
+import { registerWorking } from "./commands/working.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { VERSION } from "./version.js";
 
@@ -38,6 +39,7 @@ for (const register of [
   registerMcp,
   registerServe,
   registerEval,
+  registerWorking,
 ]) {
   register(program);
 }

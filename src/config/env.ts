@@ -97,6 +97,19 @@ function llmFromEnv(env: Env): HindsightConfigInput["llm"] {
   };
 }
 
+function workingFromEnv(env: Env): HindsightConfigInput["working"] {
+  const budgetTokens = number(env, "HINDSIGHT_WORKING_BUDGET");
+  const ttlSeconds = number(env, "HINDSIGHT_WORKING_TTL_SECONDS");
+  const timeoutMs = number(env, "HINDSIGHT_WORKING_TIMEOUT_MS");
+  return {
+    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
+    ...(budgetTokens === undefined ? {} : { budgetTokens }),
+    ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(env.HINDSIGHT_WORKING_KEY_PREFIX ? { keyPrefix: env.HINDSIGHT_WORKING_KEY_PREFIX } : {}),
+  };
+}
+
 export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfigInput {
   const databaseUrl = flags.databaseUrl ?? env.DATABASE_URL;
   const dataDir = flags.dataDir ?? env.HINDSIGHT_DATA_DIR ?? join(homedir(), ".hindsight", "data");
@@ -113,6 +126,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     ...(lockTimeoutMs === undefined ? {} : { lockTimeoutMs }),
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
+    working: workingFromEnv(env),
     ...(floor === undefined && !fusion
       ? {}
       : {

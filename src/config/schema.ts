@@ -85,6 +85,24 @@ export const TenantName = z
     /^[a-z][a-z0-9_]{0,47}$/,
     "must start with a letter and hold at most 48 lower-case letters, digits or underscores",
   );
+/** Working memory: Redis when a URL is given, else the memory store's database. */
+export const WorkingConfig = z.strictObject({
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\/.+/u, "must be a redis:// or rediss:// URL")
+    .optional(),
+  budgetTokens: z.number().int().min(500).max(200_000).default(4000),
+  /** A session expires this long after its last write. */
+  ttlSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 3600),
+  keyPrefix: z.string().default("hindsight:working:"),
+  /** How long a call waits for Redis to connect or answer before WORKING_MEMORY_UNAVAILABLE. */
+  timeoutMs: z.number().int().positive().default(2000),
+});
+export type WorkingConfig = z.output<typeof WorkingConfig>;
 
 export const HindsightConfig = z.strictObject({
   /** PostgreSQL connection string; when absent, the embedded store in `dataDir` is used. */
@@ -105,6 +123,12 @@ export const HindsightConfig = z.strictObject({
   lockTimeoutMs: z.number().int().min(0).default(10_000),
   embedder: EmbedderConfig.default({ kind: "hash" }),
   llm: LlmConfig.default({ provider: "none" }),
+  working: WorkingConfig.default({
+    budgetTokens: 4000,
+    ttlSeconds: 24 * 3600,
+    keyPrefix: "hindsight:working:",
+    timeoutMs: 2000,
+  }),
   recall: z
     .strictObject({
       floor: z.number().min(0).max(1).default(DEFAULT_RANKING.floor),

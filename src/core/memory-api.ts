@@ -7,6 +7,7 @@ import type { MigrationReport } from "./ports.js";
 import type { RecallResponse } from "./service.js";
 import type { SummaryResult } from "./summarize.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "./types.js";
+import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
 
 export interface MemoryApi {
   storeEpisodic(input: unknown): Promise<StoreResult>;
@@ -16,6 +17,14 @@ export interface MemoryApi {
   forget(input: unknown): Promise<ForgetResult>;
   summarize(input: unknown): Promise<SummaryResult>;
   stats(): Promise<MemoryStats>;
+  /** Working memory: adds an item to a session, compressing it when over budget. */
+  workingAppend(input: unknown): Promise<WorkingAppendResult>;
+  /** Working memory: the session assembled within budget, ready to paste into a prompt. */
+  workingGet(input: unknown): Promise<WorkingContext>;
+  /** Working memory: folds every item that need not stay verbatim into the summary now. */
+  workingCompress(input: unknown): Promise<WorkingContext>;
+  /** Working memory: promotes the session to an episodic memory and clears it. */
+  workingEnd(input: unknown): Promise<WorkingEndResult>;
   /** Resolves when the store answers; for health checks. */
   ping(): Promise<void>;
   /**
@@ -35,6 +44,10 @@ export const MEMORY_OPERATIONS = [
   "forget",
   "summarize",
   "stats",
+  "workingAppend",
+  "workingGet",
+  "workingCompress",
+  "workingEnd",
   "ping",
   "migrate",
 ] as const satisfies readonly (keyof MemoryApi)[];

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { LAYERS, OUTCOMES, STATUSES } from "./types.js";
+import { WorkingContextOutput } from "./working/schemas.js";
 
 const Instant = z.string().describe("ISO 8601 date-time");
 const Nullable = z.string().nullable();
@@ -175,10 +176,13 @@ export const SummarizeOutput = z.object({
     )
     .describe("The parts of the summary, in order: one per topic."),
   method: z
-    .enum(["llm", "extractive"])
-    .describe("llm: a model wrote at least one part; extractive: every part is verbatim."),
+    .enum(["llm", "extractive", "working_memory"])
+    .describe(
+      "llm: a model wrote at least one part; extractive: every part is verbatim; working_memory: a session_id was given and that session compressed.",
+    ),
   model: z.string().optional().describe("The model that wrote the llm parts."),
   note: z.string().optional().describe("Why parts are extractive although a model is configured."),
+  session: WorkingContextOutput.optional().describe("The compressed session (with session_id)."),
 });
 
 export const ErrorOutput = z.object({

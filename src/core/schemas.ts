@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import { LAYERS, OUTCOMES } from "./types.js";
+import { SessionId } from "./working/schemas.js";
 
 /** Documented size limits: bigger input is rejected, never truncated silently. */
 export const LIMITS = {
@@ -248,6 +249,9 @@ export const SummarizeInput = z
     query_text: optionalText(LIMITS.queryChars).describe(
       "Summarise the memories recalled for this query (up to 20, from both layers).",
     ),
+    session_id: SessionId.optional().describe(
+      "Compress this working-memory session now: everything but its goal, latest instruction and open tool calls folds into its four-part summary.",
+    ),
     max_tokens: z
       .number()
       .int()
@@ -256,8 +260,10 @@ export const SummarizeInput = z
       .default(200)
       .describe("Length budget of the summary in tokens (cl100k), default 200."),
   })
-  .refine((value) => (value.memory_ids === undefined) !== (value.query_text === undefined), {
-    message: "give exactly one of memory_ids or query_text",
-    path: ["memory_ids"],
-  });
+  .refine(
+    (value) =>
+      [value.memory_ids, value.query_text, value.session_id].filter((given) => given !== undefined)
+        .length === 1,
+    { message: "give exactly one of memory_ids, query_text or session_id", path: ["memory_ids"] },
+  );
 export type SummarizeInput = z.input<typeof SummarizeInput>;

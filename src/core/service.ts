@@ -47,6 +47,10 @@ import type {
   StoreResult,
 } from "./types.js";
 import { validate } from "./validate.js";
+import { renderSummary } from "./working/context.js";
+import type { WorkingMemoryStore } from "./working/ports.js";
+import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
+import { WorkingMemory } from "./working/working-memory.js";
 
 export interface MemoryServiceOptions {
   store: MemoryStore;
@@ -57,8 +61,13 @@ export interface MemoryServiceOptions {
   /** Nearest neighbours and keyword hits fetched per layer before ranking. */
   candidateLimit: number;
   tokens: TokenCounter;
-  /** Writes summaries (and more); absent for provider `none`, whose fallbacks are extractive. */
-  llm?: LanguageModel;
+  /**
+   * Writes summaries of interactions and memory groups, and working-memory summaries (cheap
+   * tier); absent for provider `none`, whose fallbacks are extractive or rule-based.
+   */
+  llm?: LanguageModel | undefined;
+  /** Working memory's store and limits; without it the working operations are unavailable. */
+  working?: { store: WorkingMemoryStore; budgetTokens: number; ttlSeconds: number };
 }
 
 /** Interactions summarised at once in a batch store: a small limit spares rate limits. */
@@ -124,6 +133,7 @@ export class MemoryService implements MemoryApi {
   private pendingAccess: Promise<void> = Promise.resolve();
   private migration: MigrationReport | undefined;
   private readonly fallbacks: LlmFallbacks;
+  private readonly working: WorkingMemory | undefined;
 
   constructor(options: MemoryServiceOptions) {
     this.options = options;
@@ -131,6 +141,16 @@ export class MemoryService implements MemoryApi {
     this.store = options.store;
     this.embedder = options.embedder;
     this.clock = options.clock;
+    this.working =
+      options.working &&
+      new WorkingMemory({
+        ...options.working,
+        clock: options.clock,
+        logger: options.logger,
+        tokens: options.tokens,
+        llm: options.llm,
+        storeEpisodic: (input) => this.storeEpisodic(input),
+      });
   }
 
   /**
@@ -333,9 +353,25 @@ export class MemoryService implements MemoryApi {
     return result;
   }
 
-  /** Compresses memories (given by id, or recalled for a query) into a summary within budget. */
+  /**
+   * Compresses memories (given by id, or recalled for a query) into a summary within budget,
+   * or a working-memory session into its four-part summary.
+   */
   async summarize(input: unknown): Promise<SummaryResult> {
     const request = validate(SummarizeInput, input);
+    if (request.session_id) {
+      const session = await this.workingMemory().compress({ session_id: request.session_id });
+      const summary = session.summary ? renderSummary(session.summary) : "";
+      return {
+        summary,
+        tokens: this.options.tokens.count(summary),
+        max_tokens: request.max_tokens,
+        memory_ids: [],
+        groups: [],
+        method: "working_memory",
+        session,
+      };
+    }
     let memories: StoredMemory[];
     if (request.memory_ids) {
       memories = await this.memoriesById(request.memory_ids);
@@ -388,8 +424,35 @@ export class MemoryService implements MemoryApi {
     };
   }
 
+  workingAppend(input: unknown): Promise<WorkingAppendResult> {
+    return this.workingMemory().append(input);
+  }
+
+  workingGet(input: unknown): Promise<WorkingContext> {
+    return this.workingMemory().get(input);
+  }
+
+  workingCompress(input: unknown): Promise<WorkingContext> {
+    return this.workingMemory().compress(input);
+  }
+
+  workingEnd(input: unknown): Promise<WorkingEndResult> {
+    return this.workingMemory().end(input);
+  }
+
+  private workingMemory(): WorkingMemory {
+    if (!this.working) {
+      throw new HindsightError(
+        ErrorCode.CONFIG_INVALID,
+        "working memory is not configured: give the service a working-memory store",
+      );
+    }
+    return this.working;
+  }
+
   async close(): Promise<void> {
     await this.pendingAccess;
+    await this.working?.close();
     await this.embedder.close?.();
     await this.store.close();
   }

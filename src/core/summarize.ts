@@ -11,6 +11,7 @@ import { mapConcurrent } from "./concurrency.js";
 import { completeJson } from "./llm/complete-json.js";
 import type { LlmFallbacks } from "./llm/fallbacks.js";
 import type { LanguageModel, StoredMemory } from "./ports.js";
+import type { WorkingContext } from "./working/types.js";
 
 export interface TokenCounter {
   count(text: string): number;
@@ -33,8 +34,13 @@ export interface SummaryResult {
   max_tokens: number;
   memory_ids: string[];
   groups: SummaryGroup[];
-  /** `llm` when a model wrote at least one part; `extractive` when every part is verbatim. */
-  method: SummaryMethod;
+  /**
+   * `llm` when a model wrote at least one part; `extractive` when every part is verbatim;
+   * `working_memory` when a session was compressed instead (session_id).
+   */
+  method: SummaryMethod | "working_memory";
+  /** The compressed session, for method working_memory (a session_id was given). */
+  session?: WorkingContext;
   /** The model that wrote the `llm` parts. */
   model?: string;
   /** Why parts are extractive although a model is configured. */

@@ -7,6 +7,11 @@ import type { MigrationReport } from "../core/ports.js";
 import type { RecallResponse } from "../core/service.js";
 import type { SummaryResult } from "../core/summarize.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "../core/types.js";
+import type {
+  WorkingAppendResult,
+  WorkingContext,
+  WorkingEndResult,
+} from "../core/working/types.js";
 import {
   encodeMessage,
   fromWireError,
@@ -123,6 +128,18 @@ export class RpcMemory implements MemoryApi {
   }
   stats(): Promise<MemoryStats> {
     return this.call("stats");
+  }
+  workingAppend(input: unknown): Promise<WorkingAppendResult> {
+    return this.call("workingAppend", input);
+  }
+  workingGet(input: unknown): Promise<WorkingContext> {
+    return this.call("workingGet", input);
+  }
+  workingCompress(input: unknown): Promise<WorkingContext> {
+    return this.call("workingCompress", input);
+  }
+  workingEnd(input: unknown): Promise<WorkingEndResult> {
+    return this.call("workingEnd", input);
   }
   async ping(): Promise<void> {
     await this.call("ping");

@@ -14,6 +14,11 @@ import type { Logger, MigrationReport } from "../core/ports.js";
 import type { RecallResponse } from "../core/service.js";
 import type { SummaryResult } from "../core/summarize.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "../core/types.js";
+import type {
+  WorkingAppendResult,
+  WorkingContext,
+  WorkingEndResult,
+} from "../core/working/types.js";
 import { acquireDirLock, askOwner, type DirLock, lockAddress } from "../storage/dir-lock.js";
 import { OwnerGoneError, RpcMemory } from "./rpc-client.js";
 import { type RpcServer, serveMemory } from "./rpc-server.js";
@@ -153,6 +158,20 @@ export class SharedEmbeddedMemory implements MemoryApi {
   }
   stats(): Promise<MemoryStats> {
     return this.call((api) => api.stats());
+  }
+  workingAppend(input: unknown): Promise<WorkingAppendResult> {
+    // An item id makes a retried append land once.
+    const request = withId(input);
+    return this.call((api) => api.workingAppend(request));
+  }
+  workingGet(input: unknown): Promise<WorkingContext> {
+    return this.call((api) => api.workingGet(input));
+  }
+  workingCompress(input: unknown): Promise<WorkingContext> {
+    return this.call((api) => api.workingCompress(input));
+  }
+  workingEnd(input: unknown): Promise<WorkingEndResult> {
+    return this.call((api) => api.workingEnd(input));
   }
   ping(): Promise<void> {
     return this.call((api) => api.ping());

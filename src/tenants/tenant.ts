@@ -27,5 +27,7 @@ export function tenantConfig(config: HindsightConfig, tenant: string): Hindsight
     tenant,
     ...(config.databaseUrl ? { databaseSchema: tenantSchema(tenant) } : {}),
     dataDir: config.dataDir === IN_MEMORY ? IN_MEMORY : join(config.dataDir, "tenants", tenant),
+    // Session ids cannot hold "/", so no default-tenant session's key can look like these.
+    working: { ...config.working, keyPrefix: `${config.working.keyPrefix}tenant/${tenant}/` },
   };
 }

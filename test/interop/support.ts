@@ -17,6 +17,9 @@ export const TOOL_NAMES = [
   "memory_forget",
   "memory_summarize",
   "memory_stats",
+  "working_memory_append",
+  "working_memory_get",
+  "working_memory_end",
 ];
 
 /** Stored text that tries to close its block and forge another. */
@@ -102,9 +105,14 @@ export async function expectToolList(client: Client): Promise<void> {
     destructiveHint: false,
     idempotentHint: false,
   });
-  for (const name of ["memory_recall", "memory_summarize", "memory_stats"]) {
+  for (const name of ["memory_recall", "memory_stats"]) {
     expect(byName[name]?.annotations?.readOnlyHint, name).toBe(true);
   }
+  // With session_id it rewrites a working-memory session (losing nothing).
+  expect(byName.memory_summarize?.annotations).toMatchObject({
+    readOnlyHint: false,
+    destructiveHint: false,
+  });
   expect(byName.memory_forget?.annotations).toMatchObject({
     readOnlyHint: false,
     destructiveHint: true,

@@ -9,6 +9,12 @@ import { openapiRoute } from "./openapi.js";
 import { recallRoute } from "./recall.js";
 import { statsRoute } from "./stats.js";
 import { summarizeRoute } from "./summarize.js";
+import {
+  workingAppendRoute,
+  workingCompressRoute,
+  workingEndRoute,
+  workingGetRoute,
+} from "./working.js";
 
 export const ROUTES: readonly RouteSpec[] = [
   storeMemoryRoute,
@@ -17,6 +23,10 @@ export const ROUTES: readonly RouteSpec[] = [
   recallRoute,
   summarizeRoute,
   statsRoute,
+  workingAppendRoute,
+  workingGetRoute,
+  workingCompressRoute,
+  workingEndRoute,
   mcpRoute,
   healthRoute,
   metricsRoute,
