@@ -7,16 +7,19 @@ import { silentLogger } from "./adapters.js";
 import { HindsightConfig, type HindsightConfigInput } from "./config/schema.js";
 import { ErrorCode, HindsightError } from "./core/errors.js";
 import type { MemoryApi } from "./core/memory-api.js";
-import type { Clock, Embedder, Logger } from "./core/ports.js";
+import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
 import { SharedEmbeddedMemory } from "./embedded/shared-memory.js";
 import { openService } from "./open-service.js";
 import { IN_MEMORY } from "./storage/pglite.js";
+import { tenantConfig } from "./tenants/tenant.js";
 
 export interface HindsightDeps {
   logger?: Logger;
   clock?: Clock;
   /** A ready embedder, instead of the one the configuration names. */
   embedder?: Embedder;
+  /** A ready language model, instead of the one the configuration names. */
+  llm?: LanguageModel;
 }
 
 export interface Hindsight extends MemoryApi {
@@ -46,7 +49,9 @@ export async function createHindsight(
   input: HindsightConfigInput,
   deps: HindsightDeps = {},
 ): Promise<Hindsight> {
-  const config = parseConfig(input);
+  // A tenant other than the default one has a store of its own (see tenants/tenant.ts).
+  const parsed = parseConfig(input);
+  const config = tenantConfig(parsed, parsed.tenant);
   const serviceDeps = { ...deps, logger: deps.logger ?? silentLogger };
   let memory: MemoryApi;
   if (config.databaseUrl || config.dataDir === IN_MEMORY) {
@@ -77,9 +82,20 @@ export type {
 export { DEFAULT_LIFECYCLE, type LifecycleSettings } from "./core/lifecycle/settings.js";
 export type { MemoryEvent, MemoryHistory, RestoreOutcome } from "./core/lifecycle/store-port.js";
 export type { MemoryApi } from "./core/memory-api.js";
-export type { Clock, Embedder, Logger, MemoryStore } from "./core/ports.js";
+export type {
+  ChatRequest,
+  ChatResponse,
+  Clock,
+  Embedder,
+  LanguageModel,
+  Logger,
+  MemoryStore,
+} from "./core/ports.js";
 export * from "./core/schemas.js";
 export { MemoryService, type RecallResponse } from "./core/service.js";
 export type { SummaryResult } from "./core/summarize.js";
 export type * from "./core/types.js";
+export * from "./core/working/schemas.js";
+export * from "./core/working/types.js";
 export { createHashEmbedder } from "./embedders/hash.js";
+export { createOpenAIChatModel, type OpenAIChatOptions } from "./llm/openai-chat.js";

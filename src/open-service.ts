@@ -3,16 +3,20 @@
  */
 import { systemClock } from "./adapters.js";
 import type { HindsightConfig } from "./config/schema.js";
-import type { Clock, Embedder, Logger } from "./core/ports.js";
+import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
 import { MemoryService } from "./core/service.js";
 import { createEmbedder } from "./embedders/create.js";
+import { createLanguageModel } from "./llm/create.js";
 import { openStore } from "./storage/open-store.js";
 import { cl100k } from "./tokens.js";
+import { openWorkingStore } from "./working/open-working-store.js";
 
 export interface ServiceDeps {
   logger: Logger;
   clock?: Clock;
   embedder?: Embedder;
+  /** A ready language model, instead of the one the configuration names. */
+  llm?: LanguageModel;
 }
 
 export async function openService(
@@ -26,15 +30,29 @@ export async function openService(
     // fails at start-up, not on a server's first request.
     await embedder.embed(["warm-up"]);
   }
+  const llm = deps.llm ?? createLanguageModel(config.llm, logger);
   const store = await openStore(config, logger);
+  let working: Awaited<ReturnType<typeof openWorkingStore>>;
+  try {
+    working = await openWorkingStore(config.working, store, logger);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
   const service = new MemoryService({
     store,
     embedder,
+    ...(llm ? { llm } : {}),
     clock: deps.clock ?? systemClock,
     logger,
     candidateLimit: config.recall.candidateLimit,
     tokens: cl100k,
     lifecycle: config.lifecycle,
+    working: {
+      store: working,
+      budgetTokens: config.working.budgetTokens,
+      ttlSeconds: config.working.ttlSeconds,
+    },
     ranking: {
       floor: config.recall.floor,
       freshnessHalfLifeDays: config.recall.freshnessHalfLifeDays,

@@ -562,6 +562,83 @@ describe("lifecycle routes", () => {
   });
 });
 
+describe("working memory routes", () => {
+  let base: string;
+
+  beforeAll(async () => {
+    ({ base } = await serve(await openMemory()));
+  });
+
+  it("appends, reads within budget, compresses and ends a session", async () => {
+    const goal = await call(base, "POST", "/v1/working/task-1/items", {
+      body: { kind: "goal", role: "user", content: "Rotate the database password" },
+    });
+    expect(goal.status).toBe(201);
+    expect(goal.body).toMatchObject({ session: "task-1", seq: 1, budget: 4000, compressed: false });
+    for (const content of ["Generated a new password.", "Updated the secret store."]) {
+      const reply = await call(base, "POST", "/v1/working/task-1/items", {
+        body: { kind: "result", role: "tool", content },
+      });
+      expect(reply.status).toBe(201);
+    }
+    const got = await call(base, "GET", "/v1/working/task-1?budget=2000");
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ session: "task-1", budget: 2000, summary: null });
+    expect(got.body.items).toHaveLength(3);
+    expect(got.body.context).toContain("#1 goal (user): Rotate the database password");
+
+    const compressed = await call(base, "POST", "/v1/working/task-1/compress");
+    expect(compressed.status).toBe(200);
+    expect(compressed.body.items.map((item: { kind: string }) => item.kind)).toEqual(["goal"]);
+    expect(compressed.body.summary).toMatchObject({ method: "deterministic", items_summarized: 2 });
+
+    const ended = await call(base, "POST", "/v1/working/task-1/end", {
+      body: { task_type: "credentials", outcome: "success" },
+    });
+    expect(ended.status).toBe(201);
+    expect(ended.body.episodic_id).toMatch(UUID);
+    expectError(await call(base, "GET", "/v1/working/task-1"), 404, "NOT_FOUND", "session_id");
+  });
+
+  it("compresses a session through /v1/summarize with session_id", async () => {
+    await call(base, "POST", "/v1/working/task-2/items", {
+      body: { kind: "goal", role: "user", content: "Archive old invoices" },
+    });
+    await call(base, "POST", "/v1/working/task-2/items", {
+      body: { role: "assistant", content: "Found 120 invoices older than 2020." },
+    });
+    const reply = await call(base, "POST", "/v1/summarize", { body: { session_id: "task-2" } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ method: "working_memory", memory_ids: [] });
+    expect(reply.body.summary).toContain("Goal: Archive old invoices");
+  });
+
+  it("names bad input by field", async () => {
+    expectError(
+      await call(base, "POST", "/v1/working/task-3/items", {
+        body: { role: "robot", content: "x" },
+      }),
+      400,
+      "INVALID_INPUT",
+      "role",
+    );
+    expectError(
+      await call(base, "GET", "/v1/working/task-3?budget=ten"),
+      400,
+      "INVALID_INPUT",
+      "budget",
+    );
+    expectError(
+      await call(base, "POST", "/v1/working/task-3/end", {
+        body: { task_type: "t", outcome: "meh" },
+      }),
+      400,
+      "INVALID_INPUT",
+      "outcome",
+    );
+  });
+});
+
 describe("failures of the store, the embedder and the code", () => {
   function failing(error: unknown): MemoryApi {
     const fail = async () => {
@@ -582,6 +659,10 @@ describe("failures of the store, the embedder and the code", () => {
       history: fail,
       ping: fail,
       migrate: fail,
+      workingAppend: fail,
+      workingGet: fail,
+      workingCompress: fail,
+      workingEnd: fail,
       close: async () => {},
     };
   }
@@ -724,6 +805,52 @@ describe("API key", () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe("rate limit", () => {
+  const keyA = "key-a";
+  let base: string;
+
+  beforeAll(async () => {
+    ({ base } = await serve(await openMemory(), { apiKey: keyA, rateLimitPerMinute: 3 }));
+  });
+
+  it("answers 429 with Retry-After once a client spends its budget, per client", async () => {
+    const headers = { authorization: `Bearer ${keyA}` };
+    for (let n = 0; n < 3; n++) {
+      const ok = await call(base, "GET", "/v1/stats", { headers });
+      expect(ok.status).toBe(200);
+      expect(ok.headers.ratelimit).toBeDefined();
+    }
+    const limited = await call(base, "POST", "/v1/recall", { headers, body: { query_text: "x" } });
+    expectError(limited, 429, "RATE_LIMITED");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    // MCP shares the budget: it is the same client.
+    expect((await call(base, "POST", "/mcp", { headers, body: {} })).status).toBe(429);
+  });
+
+  it("does not let requests with a wrong key spend anyone's budget, nor count health checks", async () => {
+    for (let n = 0; n < 5; n++) {
+      const wrong = await call(base, "GET", "/v1/stats", {
+        headers: { authorization: "Bearer nope" },
+      });
+      expectError(wrong, 401, "UNAUTHORIZED");
+      expect((await call(base, "GET", "/health")).status).toBe(200);
+    }
+  });
+
+  it("documents 429 on the limited routes", async () => {
+    const doc = (await call(base, "GET", "/openapi.json")).body as Doc;
+    expect(doc.paths["/v1/recall"]?.post?.responses["429"]).toBeDefined();
+    expect(doc.paths["/health"]?.get?.responses["429"]).toBeUndefined();
+  });
+
+  it("refuses a limit that is not a positive integer", async () => {
+    const memory = await openMemory();
+    expect(() => createHttpApp(memory, { rateLimitPerMinute: 0 })).toThrow(
+      expect.objectContaining({ code: "CONFIG_INVALID", field: "rateLimitPerMinute" }),
+    );
   });
 });
 
@@ -907,6 +1034,10 @@ describe("OpenAPI document", () => {
         "metrics",
         "openapi",
         "mcp",
+        "workingAppend",
+        "workingGet",
+        "workingCompress",
+        "workingEnd",
       ]),
     );
 
@@ -935,7 +1066,8 @@ describe("OpenAPI document", () => {
       required: string[];
       additionalProperties: boolean;
     };
-    expect(input.required.sort()).toEqual(["outcome", "summary", "task_type"]);
+    // summary or interaction: exactly one, checked by the schema's refinement.
+    expect(input.required.sort()).toEqual(["outcome", "task_type"]);
     expect(input.additionalProperties).toBe(false);
     for (const status of ["400", "413", "500"]) {
       expect(store.responses[status]?.content?.["application/json"]?.schema).toEqual({

@@ -2,53 +2,23 @@
  * `hindsight serve` as shipped: the built CLI spawned on a free port, called over loopback,
  * and stopped with SIGTERM while a request is still in flight.
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { request as httpRequest } from "node:http";
 import { createServer, type Server } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { CLI, runCli } from "./support/cli.js";
+import { runCli } from "./support/cli.js";
+import { killServers, type Served, serve as startServe } from "./support/serve.js";
 
-interface Served {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-const children: ChildProcess[] = [];
 const ENV = {
   HINDSIGHT_DATA_DIR: "memory://",
   DATABASE_URL: undefined,
   HINDSIGHT_LOG_LEVEL: "info",
 };
 
-/** Starts `hindsight serve --port 0` and resolves once it prints where it listens. */
 function serve(env: Record<string, string | undefined> = {}): Promise<Served> {
-  const child = spawn(process.execPath, [CLI, "serve", "--port", "0"], {
-    env: { ...process.env, ...ENV, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stderr = "";
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString("utf8");
-      const match =
-        /hindsight: listening on (http:\/\/127\.0\.0\.1:(\d+)) \(REST \/v1, MCP \/mcp\)/.exec(
-          stderr,
-        );
-      if (match) resolve({ child, url: match[1]!, stderr: () => stderr, exited });
-    });
-    void exited.then((code) =>
-      reject(new Error(`serve exited ${code} before listening: ${stderr}`)),
-    );
-  });
+  return startServe({ ...ENV, ...env });
 }
 
-afterEach(() => {
-  for (const child of children.splice(0)) if (child.exitCode === null) child.kill("SIGKILL");
-});
+afterEach(killServers);
 
 describe("hindsight serve", () => {
   it("serves the REST API with a key from the environment, then stops gracefully", async () => {

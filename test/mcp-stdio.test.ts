@@ -254,12 +254,27 @@ describe("hindsight mcp process lifecycle", () => {
 describe("runStdioServer", () => {
   it("answers a request still running when stdin closes before resolving", async () => {
     const counts = { total: 0, active: 0, archived: 0 };
+    const calls = { requests: 0, failures: 0, prompt_tokens: 0, completion_tokens: 0 };
     // A store slower than the end of input, as PostgreSQL or a forwarding client can be.
     const slow = {
       stats: () =>
         new Promise<MemoryStats>((resolve) =>
           setTimeout(
-            () => resolve({ episodic: counts, semantic: counts, store: "slow", embedder: "none" }),
+            () =>
+              resolve({
+                episodic: counts,
+                semantic: counts,
+                store: "slow",
+                embedder: "none",
+                llm: {
+                  provider: "none",
+                  model: null,
+                  summary_model: null,
+                  ...calls,
+                  tiers: { main: calls, cheap: calls },
+                  fallbacks: {},
+                },
+              }),
             300,
           ),
         ),

@@ -3,6 +3,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHashEmbedder, createHindsight, fixedClock, type Hindsight } from "../src/index.js";
+import { MIGRATIONS } from "../src/storage/migrations.js";
 import { BACKENDS } from "./support/backends.js";
 
 const clock = fixedClock(new Date("2025-03-10T12:00:00Z"));
@@ -301,7 +302,10 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
     it("reopens with migrations already applied, and refuses another embedder", async () => {
       await memory.close();
       memory = await createHindsight(location, { clock });
-      expect(await memory.migrate()).toEqual({ applied: [], current: 2 });
+      expect(await memory.migrate()).toEqual({
+        applied: [],
+        current: MIGRATIONS.at(-1)!.version,
+      });
       expect((await memory.recall({ query_text: "billing deploy port" })).results[0]?.id).toBe(
         deployFailure,
       );

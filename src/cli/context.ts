@@ -13,6 +13,7 @@ import { type FlagNames, reportError } from "./output.js";
 export interface GlobalFlags {
   databaseUrl?: string;
   dataDir?: string;
+  tenant?: string;
   logLevel?: string;
 }
 

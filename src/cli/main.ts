@@ -17,6 +17,8 @@ import { registerServe } from "./commands/serve.js";
 import { registerStats } from "./commands/stats.js";
 import { registerStore } from "./commands/store.js";
 import { registerStoreFact } from "./commands/store-fact.js";
+import { registerSummarize } from "./commands/summarize.js";
+import { registerWorking } from "./commands/working.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { VERSION } from "./version.js";
 
@@ -26,6 +28,7 @@ const program = new Command()
   .version(VERSION)
   .option("--database-url <url>", "PostgreSQL connection string (env DATABASE_URL)")
   .option("--data-dir <dir>", "embedded store directory (env HINDSIGHT_DATA_DIR)")
+  .option("--tenant <name>", "whose memories: a tenant of the API-key file (env HINDSIGHT_TENANT)")
   .option("--log-level <level>", "debug | info | warn | error | silent (env HINDSIGHT_LOG_LEVEL)")
   .showHelpAfterError()
   .exitOverride();
@@ -40,11 +43,13 @@ for (const register of [
   registerHistory,
   registerMaintain,
   registerConsolidate,
+  registerSummarize,
   registerStats,
   registerMigrate,
   registerMcp,
   registerServe,
   registerEval,
+  registerWorking,
 ]) {
   register(program);
 }

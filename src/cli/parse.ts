@@ -31,3 +31,10 @@ export function defined<T extends Record<string, unknown>>(object: T): Partial<T
     Object.entries(object).filter(([, value]) => value !== undefined),
   ) as Partial<T>;
 }
+
+/** All of standard input as UTF-8, for flags given as `-`. */
+export async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}

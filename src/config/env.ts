@@ -9,6 +9,7 @@ import type { HindsightConfigInput } from "./schema.js";
 export interface ConfigFlags {
   databaseUrl?: string;
   dataDir?: string;
+  tenant?: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -89,6 +90,53 @@ function lifecycleFromEnv(env: Env): HindsightConfigInput["lifecycle"] | undefin
   return empty ? undefined : lifecycle;
 }
 
+/**
+ * The language model: `HINDSIGHT_LLM_PROVIDER` (none | openai), which defaults to openai as
+ * soon as a base URL or model is given. OPENAI_API_KEY is used only against OpenAI itself, so a
+ * key for OpenAI never travels to another server.
+ */
+function llmFromEnv(env: Env): HindsightConfigInput["llm"] {
+  const baseUrl = env.HINDSIGHT_LLM_BASE_URL?.trim() || undefined;
+  const model = env.HINDSIGHT_LLM_MODEL?.trim() || undefined;
+  const provider = (env.HINDSIGHT_LLM_PROVIDER?.trim().toLowerCase() ||
+    (baseUrl || model ? "openai" : "none")) as string;
+  if (provider === "none") return { provider: "none" };
+  if (provider !== "openai") {
+    throw new HindsightError(
+      ErrorCode.CONFIG_INVALID,
+      `HINDSIGHT_LLM_PROVIDER: '${provider}' is not one of none, openai (any OpenAI-compatible server)`,
+      { field: "HINDSIGHT_LLM_PROVIDER" },
+    );
+  }
+  const apiKey =
+    env.HINDSIGHT_LLM_API_KEY?.trim() || (baseUrl ? undefined : env.OPENAI_API_KEY?.trim());
+  const summaryModel = env.HINDSIGHT_LLM_SUMMARY_MODEL?.trim() || undefined;
+  const timeoutMs = number(env, "HINDSIGHT_LLM_TIMEOUT_MS");
+  const maxRetries = number(env, "HINDSIGHT_LLM_MAX_RETRIES");
+  return {
+    provider: "openai",
+    ...(baseUrl ? { baseUrl } : {}),
+    ...(apiKey ? { apiKey } : {}),
+    ...(model ? { model } : {}),
+    ...(summaryModel ? { summaryModel } : {}),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(maxRetries === undefined ? {} : { maxRetries }),
+  };
+}
+
+function workingFromEnv(env: Env): HindsightConfigInput["working"] {
+  const budgetTokens = number(env, "HINDSIGHT_WORKING_BUDGET");
+  const ttlSeconds = number(env, "HINDSIGHT_WORKING_TTL_SECONDS");
+  const timeoutMs = number(env, "HINDSIGHT_WORKING_TIMEOUT_MS");
+  return {
+    ...(env.REDIS_URL ? { redisUrl: env.REDIS_URL } : {}),
+    ...(budgetTokens === undefined ? {} : { budgetTokens }),
+    ...(ttlSeconds === undefined ? {} : { ttlSeconds }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    ...(env.HINDSIGHT_WORKING_KEY_PREFIX ? { keyPrefix: env.HINDSIGHT_WORKING_KEY_PREFIX } : {}),
+  };
+}
+
 export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfigInput {
   const databaseUrl = flags.databaseUrl ?? env.DATABASE_URL;
   const dataDir = flags.dataDir ?? env.HINDSIGHT_DATA_DIR ?? join(homedir(), ".hindsight", "data");
@@ -96,12 +144,18 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
   const fusion = env.HINDSIGHT_RECALL_FUSION;
   const lifecycle = lifecycleFromEnv(env);
+  const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
+  const databaseSchema = env.HINDSIGHT_DATABASE_SCHEMA;
   return {
     ...(lifecycle ? { lifecycle } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
+    ...(databaseSchema ? { databaseSchema } : {}),
+    ...(tenant ? { tenant } : {}),
     dataDir: dataDir === "memory://" ? dataDir : resolve(expandHome(dataDir)),
     ...(lockTimeoutMs === undefined ? {} : { lockTimeoutMs }),
     embedder: embedderFromEnv(env),
+    llm: llmFromEnv(env),
+    working: workingFromEnv(env),
     ...(floor === undefined && !fusion
       ? {}
       : {

@@ -35,6 +35,48 @@ export const EmbedderConfig = z.discriminatedUnion("kind", [
 ]);
 export type EmbedderConfig = z.infer<typeof EmbedderConfig>;
 
+const OPENAI_API_BASE = "https://api.openai.com/v1";
+
+/** No language model: every feature that could use one takes its deterministic fallback. */
+const NoLlmConfig = z.strictObject({ provider: z.literal("none") });
+
+/** Any OpenAI-compatible chat endpoint (OpenAI, DeepSeek, Qwen, Ollama, vLLM, LM Studio). */
+const OpenAILlmConfig = z
+  .strictObject({
+    provider: z.literal("openai"),
+    baseUrl: z.url().default(OPENAI_API_BASE),
+    apiKey: z.string().min(1).optional(),
+    /** The main model (consolidation, merging); required except on OpenAI itself. */
+    model: z.string().min(1).optional(),
+    /** The cheaper model for summaries; defaults to the main model. */
+    summaryModel: z.string().min(1).optional(),
+    timeoutMs: z.number().int().positive().default(60_000),
+    maxRetries: z.number().int().min(0).max(10).default(3),
+  })
+  .superRefine((value, ctx) => {
+    // A malformed URL is reported by its own check; refinements still run after it.
+    if (!URL.canParse(value.baseUrl)) return;
+    const onOpenAI = new URL(value.baseUrl).host === new URL(OPENAI_API_BASE).host;
+    if (!onOpenAI && value.model === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["model"],
+        message: `a model name is required for ${value.baseUrl} (HINDSIGHT_LLM_MODEL)`,
+      });
+    }
+    if (onOpenAI && value.apiKey === undefined) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["apiKey"],
+        message: "api.openai.com needs a key (HINDSIGHT_LLM_API_KEY or OPENAI_API_KEY)",
+      });
+    }
+  })
+  .transform((value) => ({ ...value, model: value.model ?? "gpt-4o-mini" }));
+
+export const LlmConfig = z.discriminatedUnion("provider", [NoLlmConfig, OpenAILlmConfig]);
+export type LlmConfig = z.output<typeof LlmConfig>;
+
 const Weight = z.number().min(0).max(1);
 const Rate = z.number().min(0).max(10);
 /** Timer periods in seconds; Node timers overflow past 2^31 − 1 ms (24.8 days). */
@@ -75,14 +117,57 @@ const LifecycleConfig = z.strictObject({
     .prefault({}),
 });
 
+/** Lower-case letters, digits and underscores: safe inside a schema or directory name. */
+export const TenantName = z
+  .string()
+  .regex(
+    /^[a-z][a-z0-9_]{0,47}$/,
+    "must start with a letter and hold at most 48 lower-case letters, digits or underscores",
+  );
+/** Working memory: Redis when a URL is given, else the memory store's database. */
+export const WorkingConfig = z.strictObject({
+  redisUrl: z
+    .string()
+    .regex(/^rediss?:\/\/.+/u, "must be a redis:// or rediss:// URL")
+    .optional(),
+  budgetTokens: z.number().int().min(500).max(200_000).default(4000),
+  /** A session expires this long after its last write. */
+  ttlSeconds: z
+    .number()
+    .int()
+    .min(1)
+    .default(24 * 3600),
+  keyPrefix: z.string().default("hindsight:working:"),
+  /** How long a call waits for Redis to connect or answer before WORKING_MEMORY_UNAVAILABLE. */
+  timeoutMs: z.number().int().positive().default(2000),
+});
+export type WorkingConfig = z.output<typeof WorkingConfig>;
+
 export const HindsightConfig = z.strictObject({
   /** PostgreSQL connection string; when absent, the embedded store in `dataDir` is used. */
   databaseUrl: z.string().min(1).optional(),
+  /**
+   * PostgreSQL schema to keep hindsight's tables in (created when missing); default: the
+   * connection's search_path. Tenants other than the default one get `hindsight_<tenant>`.
+   */
+  databaseSchema: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
+    .optional(),
+  /** Whose memories these are; see tenants/tenant.ts. Each tenant's store is separate. */
+  tenant: TenantName.default("default"),
   /** Embedded store directory, or `memory://` for a throw-away database. */
   dataDir: z.string().min(1),
   /** How long a second process waits for the embedded directory's owner to exit. */
   lockTimeoutMs: z.number().int().min(0).default(10_000),
   embedder: EmbedderConfig.default({ kind: "hash" }),
+  llm: LlmConfig.default({ provider: "none" }),
+  working: WorkingConfig.default({
+    budgetTokens: 4000,
+    ttlSeconds: 24 * 3600,
+    keyPrefix: "hindsight:working:",
+    timeoutMs: 2000,
+  }),
   recall: z
     .strictObject({
       floor: z.number().min(0).max(1).default(DEFAULT_RANKING.floor),

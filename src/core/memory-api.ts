@@ -14,10 +14,11 @@ import type { MemoryHistory, RestoreOutcome } from "./lifecycle/store-port.js";
 import type { MigrationReport } from "./ports.js";
 import type { RecallResponse } from "./service.js";
 import type { SummaryResult } from "./summarize.js";
-import type { ForgetResult, MemoryStats } from "./types.js";
+import type { ForgetResult, MemoryStats, StoreResult } from "./types.js";
+import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
 
 export interface MemoryApi {
-  storeEpisodic(input: unknown): Promise<{ id: string }>;
+  storeEpisodic(input: unknown): Promise<StoreResult>;
   storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }>;
   storeSemantic(input: unknown): Promise<AddedKnowledge>;
   recall(input: unknown): Promise<RecallResponse>;
@@ -29,6 +30,14 @@ export interface MemoryApi {
   feedback(input: unknown): Promise<FeedbackResult>;
   restore(input: unknown): Promise<RestoreOutcome>;
   history(input: unknown): Promise<MemoryHistory>;
+  /** Working memory: adds an item to a session, compressing it when over budget. */
+  workingAppend(input: unknown): Promise<WorkingAppendResult>;
+  /** Working memory: the session assembled within budget, ready to paste into a prompt. */
+  workingGet(input: unknown): Promise<WorkingContext>;
+  /** Working memory: folds every item that need not stay verbatim into the summary now. */
+  workingCompress(input: unknown): Promise<WorkingContext>;
+  /** Working memory: promotes the session to an episodic memory and clears it. */
+  workingEnd(input: unknown): Promise<WorkingEndResult>;
   /** Resolves when the store answers; for health checks. */
   ping(): Promise<void>;
   /**
@@ -53,6 +62,10 @@ export const MEMORY_OPERATIONS = [
   "feedback",
   "restore",
   "history",
+  "workingAppend",
+  "workingGet",
+  "workingCompress",
+  "workingEnd",
   "ping",
   "migrate",
 ] as const satisfies readonly (keyof MemoryApi)[];

@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { MEMORY_EVENTS } from "./lifecycle/store-port.js";
 import { LAYERS, OUTCOMES, STATUSES } from "./types.js";
+import { WorkingContextOutput } from "./working/schemas.js";
 
 const Instant = z.string().describe("ISO 8601 date-time");
 const Nullable = z.string().nullable();
@@ -110,7 +111,19 @@ export const RecallOutput = z.object({
     .describe("Periods the query names, which boosted memories from those times."),
 });
 
-export const StoreOutput = z.object({ id: z.uuid() });
+export const StoreOutput = z.object({
+  id: z.uuid(),
+  summary: z
+    .string()
+    .optional()
+    .describe("With interaction: the summary written for it (at most 80 characters)."),
+  summary_source: z
+    .string()
+    .optional()
+    .describe(
+      "With interaction: how the summary was written: 'llm:<model>', or 'extractive' (no model configured, or the model failed).",
+    ),
+});
 
 export const ForgetOutput = z.object({
   id: z.uuid(),
@@ -125,11 +138,33 @@ const LayerCountsOutput = z.object({
   archived: z.number().int(),
 });
 
+const LlmCallCountsOutput = z.object({
+  requests: z.number().int().describe("Chat calls, retries included in each."),
+  failures: z.number().int().describe("Calls that failed after their retries."),
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+});
+
+const LlmStatsOutput = LlmCallCountsOutput.extend({
+  provider: z
+    .string()
+    .describe("'none' (deterministic fallbacks) or 'openai' (any compatible server)."),
+  model: z.string().nullable().describe("The main model."),
+  summary_model: z.string().nullable().describe("The cheap model that writes summaries."),
+  tiers: z.object({ main: LlmCallCountsOutput, cheap: LlmCallCountsOutput }),
+  fallbacks: z
+    .record(z.string(), z.number().int())
+    .describe(
+      "Times a feature fell back to its extractive form because the model failed, by purpose.",
+    ),
+}).describe("The language model and what it has cost since the process started.");
+
 export const StatsOutput = z.object({
   episodic: LayerCountsOutput,
   semantic: LayerCountsOutput,
   store: z.string().describe("Where the memories live, credentials removed."),
   embedder: z.string(),
+  llm: LlmStatsOutput,
 });
 
 export const SummarizeOutput = z.object({
@@ -137,8 +172,23 @@ export const SummarizeOutput = z.object({
   tokens: z.number().int(),
   max_tokens: z.number().int(),
   memory_ids: z.array(z.uuid()).describe("The memories the summary covers."),
-  groups: z.array(z.object({ topic: z.string(), memory_ids: z.array(z.uuid()) })),
-  method: z.enum(["extractive"]),
+  groups: z
+    .array(
+      z.object({
+        topic: z.string(),
+        memory_ids: z.array(z.uuid()).describe("The memories this part covers."),
+        method: z.enum(["llm", "extractive"]),
+      }),
+    )
+    .describe("The parts of the summary, in order: one per topic."),
+  method: z
+    .enum(["llm", "extractive", "working_memory"])
+    .describe(
+      "llm: a model wrote at least one part; extractive: every part is verbatim; working_memory: a session_id was given and that session compressed.",
+    ),
+  model: z.string().optional().describe("The model that wrote the llm parts."),
+  note: z.string().optional().describe("Why parts are extractive although a model is configured."),
+  session: WorkingContextOutput.optional().describe("The compressed session (with session_id)."),
 });
 
 export const ErrorOutput = z.object({

@@ -166,10 +166,17 @@ export interface ChatResponse {
   usage: TokenUsage;
 }
 
-/** What the language model has cost since this process started. */
-export interface LlmUsage extends TokenUsage {
+export interface LlmCounts extends TokenUsage {
+  /** Chat calls made (a call's retries are part of it). */
   requests: number;
+  /** Calls that ended in LLM_FAILED. */
   failures: number;
+}
+
+/** What the language model has cost since this process started. */
+export interface LlmUsage extends LlmCounts {
+  /** The same counts split by tier, when the model keeps them. */
+  tiers?: Record<LlmTier, LlmCounts>;
 }
 
 /**
@@ -177,8 +184,10 @@ export interface LlmUsage extends TokenUsage {
  * takes its deterministic fallback, saying so in what it returns.
  */
 export interface LanguageModel {
-  /** e.g. `openai-compatible:gpt-4o-mini`. */
+  /** `<provider>:<main model>`, e.g. `openai:gpt-4o-mini`. */
   readonly id: string;
+  /** The model each tier uses, when known (shown in stats). */
+  readonly models?: Record<LlmTier, string>;
   /** Fails with LLM_FAILED once timeouts and retries are exhausted. */
   chat(request: ChatRequest): Promise<ChatResponse>;
   usage(): LlmUsage;

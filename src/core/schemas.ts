@@ -5,10 +5,13 @@
 import { z } from "zod";
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import { LAYERS, OUTCOMES } from "./types.js";
+import { SessionId } from "./working/schemas.js";
 
 /** Documented size limits: bigger input is rejected, never truncated silently. */
 export const LIMITS = {
   summaryChars: 8_000,
+  /** A raw interaction to summarise; kept whole with the memory. */
+  interactionChars: 32_000,
   keyChars: 1_000,
   valueChars: 8_000,
   taskTypeChars: 128,
@@ -30,9 +33,18 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-const text = (max: number) => z.string().trim().min(1, "must not be empty").max(max);
-const optionalText = (max: number) =>
-  z.string().trim().min(1, "must not be empty").max(max).optional();
+/** PostgreSQL text and jsonb cannot hold U+0000; refuse it instead of failing to store it. */
+const NUL_MESSAGE = "must not contain NUL characters (U+0000)";
+const hasNul = (value: string) => value.includes("\u0000");
+
+const text = (max: number) =>
+  z
+    .string()
+    .trim()
+    .min(1, "must not be empty")
+    .max(max)
+    .refine((value) => !hasNul(value), NUL_MESSAGE);
+const optionalText = (max: number) => text(max).optional();
 
 function depthOf(value: unknown): number {
   if (value === null || typeof value !== "object") return 0;
@@ -40,9 +52,17 @@ function depthOf(value: unknown): number {
   return 1 + children.reduce<number>((max, child) => Math.max(max, depthOf(child)), 0);
 }
 
+function containsNul(value: unknown): boolean {
+  if (typeof value === "string") return hasNul(value);
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.some(containsNul);
+  return Object.entries(value).some(([key, child]) => hasNul(key) || containsNul(child));
+}
+
 export const Metadata = z
   .record(z.string(), z.json())
   .superRefine((value, ctx) => {
+    if (containsNul(value)) ctx.addIssue({ code: "custom", message: NUL_MESSAGE });
     if (Buffer.byteLength(JSON.stringify(value)) > LIMITS.metadataBytes) {
       ctx.addIssue({
         code: "custom",
@@ -95,21 +115,50 @@ const clientId = z
     "Optional id chosen by the caller (UUID). Storing the same id again stores nothing new, so retries are safe.",
   );
 
-export const StoreEpisodicInput = z.strictObject({
-  id: clientId,
-  task_type: text(LIMITS.taskTypeChars).describe(
-    "Kind of task, a short stable label such as 'code_review' or 'deploy'.",
-  ),
-  summary: text(LIMITS.summaryChars).describe(
-    "What happened: goal, key action and result, in the user's language.",
-  ),
-  outcome: z.enum(OUTCOMES).describe("How the task ended: success, failure or partial."),
-  tags: Tags.optional(),
-  metadata: Metadata.optional(),
-  occurred_at: Instant.optional().describe("When it happened (ISO 8601); defaults to now."),
-  confidence: z.number().min(0).max(1).optional().describe("How sure the writer is, 0..1."),
-  ...scope,
-});
+/** Where a memory stored from a raw interaction keeps it, in its metadata. */
+export const INTERACTION_METADATA_KEY = "hindsight";
+
+export const StoreEpisodicInput = z
+  .strictObject({
+    id: clientId,
+    task_type: text(LIMITS.taskTypeChars).describe(
+      "Kind of task, a short stable label such as 'code_review' or 'deploy'.",
+    ),
+    summary: optionalText(LIMITS.summaryChars).describe(
+      "What happened: goal, key action and result, in the user's language. Give this or interaction.",
+    ),
+    interaction: optionalText(LIMITS.interactionChars).describe(
+      "The raw interaction (transcript, log, notes) instead of a summary: a language model " +
+        "writes the summary (at most 80 characters, in the interaction's language), or an " +
+        "extractive one when none is configured. The text is kept in metadata.hindsight.interaction.",
+    ),
+    outcome: z.enum(OUTCOMES).describe("How the task ended: success, failure or partial."),
+    tags: Tags.optional(),
+    metadata: Metadata.optional(),
+    occurred_at: Instant.optional().describe("When it happened (ISO 8601); defaults to now."),
+    confidence: z.number().min(0).max(1).optional().describe("How sure the writer is, 0..1."),
+    ...scope,
+  })
+  .superRefine((value, ctx) => {
+    const given = [value.summary, value.interaction].filter((part) => part !== undefined).length;
+    if (given !== 1) {
+      ctx.addIssue({
+        code: "custom",
+        path: [value.summary === undefined ? "summary" : "interaction"],
+        message: "give exactly one of summary or interaction",
+      });
+    }
+    if (
+      value.interaction !== undefined &&
+      value.metadata?.[INTERACTION_METADATA_KEY] !== undefined
+    ) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["metadata", INTERACTION_METADATA_KEY],
+        message: "is reserved for the record of the interaction when interaction is given",
+      });
+    }
+  });
 export type StoreEpisodicInput = z.infer<typeof StoreEpisodicInput>;
 
 export const StoreSemanticInput = z.strictObject({
@@ -200,6 +249,9 @@ export const SummarizeInput = z
     query_text: optionalText(LIMITS.queryChars).describe(
       "Summarise the memories recalled for this query (up to 20, from both layers).",
     ),
+    session_id: SessionId.optional().describe(
+      "Compress this working-memory session now: everything but its goal, latest instruction and open tool calls folds into its four-part summary.",
+    ),
     max_tokens: z
       .number()
       .int()
@@ -208,10 +260,12 @@ export const SummarizeInput = z
       .default(200)
       .describe("Length budget of the summary in tokens (cl100k), default 200."),
   })
-  .refine((value) => (value.memory_ids === undefined) !== (value.query_text === undefined), {
-    message: "give exactly one of memory_ids or query_text",
-    path: ["memory_ids"],
-  });
+  .refine(
+    (value) =>
+      [value.memory_ids, value.query_text, value.session_id].filter((given) => given !== undefined)
+        .length === 1,
+    { message: "give exactly one of memory_ids, query_text or session_id", path: ["memory_ids"] },
+  );
 export type SummarizeInput = z.input<typeof SummarizeInput>;
 
 // ---- Memory lifecycle: maintenance, consolidation, feedback, history, restore.

@@ -3,6 +3,8 @@
  * and MCP are thin translators over these methods.
  */
 import { randomUUID } from "node:crypto";
+import { mapConcurrent } from "./concurrency.js";
+import { interactionMetadata, summariseInteraction } from "./episode-summary.js";
 import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
 import type { AddedKnowledge } from "./lifecycle/knowledge.js";
 import {
@@ -14,6 +16,8 @@ import {
 } from "./lifecycle/lifecycle.js";
 import { DEFAULT_LIFECYCLE, type LifecycleSettings } from "./lifecycle/settings.js";
 import type { MemoryHistory, RestoreOutcome } from "./lifecycle/store-port.js";
+import { LlmFallbacks } from "./llm/fallbacks.js";
+import { llmStats } from "./llm/stats.js";
 import type { MemoryApi } from "./memory-api.js";
 import type {
   CandidateSet,
@@ -43,11 +47,21 @@ import {
   SummarizeInput,
 } from "./schemas.js";
 import { searchText, searchTokens } from "./search-text.js";
-import { extractiveSummary, type SummaryResult, type TokenCounter } from "./summarize.js";
+import { type SummaryResult, summarizeMemories, type TokenCounter } from "./summarize.js";
 import { findTimeExpressions, stripTimeExpressions } from "./time-expressions.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
-import type { ForgetResult, MemoryLayer, MemoryStats, RecalledMemory } from "./types.js";
+import type {
+  ForgetResult,
+  MemoryLayer,
+  MemoryStats,
+  RecalledMemory,
+  StoreResult,
+} from "./types.js";
 import { validate } from "./validate.js";
+import { renderSummary } from "./working/context.js";
+import type { WorkingMemoryStore } from "./working/ports.js";
+import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
+import { WorkingMemory } from "./working/working-memory.js";
 
 export interface MemoryServiceOptions {
   store: MemoryStore;
@@ -58,11 +72,19 @@ export interface MemoryServiceOptions {
   /** Nearest neighbours and keyword hits fetched per layer before ranking. */
   candidateLimit: number;
   tokens: TokenCounter;
-  /** Absent with LLM provider `none`: deterministic fallbacks everywhere. */
-  llm?: LanguageModel;
+  /**
+   * Writes summaries of interactions and memory groups, and working-memory summaries (cheap
+   * tier); absent for provider `none`, whose fallbacks are extractive or rule-based.
+   */
+  llm?: LanguageModel | undefined;
+  /** Working memory's store and limits; without it the working operations are unavailable. */
+  working?: { store: WorkingMemoryStore; budgetTokens: number; ttlSeconds: number };
   /** Decay, consolidation, deduplication; defaults to DEFAULT_LIFECYCLE. */
   lifecycle?: LifecycleSettings;
 }
+
+/** Interactions summarised at once in a batch store: a small limit spares rate limits. */
+const SUMMARY_CONCURRENCY = 4;
 
 /** Library-only recall options, not part of any wire format. */
 export interface RecallOptions {
@@ -124,9 +146,12 @@ export class MemoryService implements MemoryApi {
   private pendingAccess: Promise<void> = Promise.resolve();
   private migration: MigrationReport | undefined;
   private readonly lifecycle: Lifecycle;
+  private readonly fallbacks: LlmFallbacks;
+  private readonly working: WorkingMemory | undefined;
 
   constructor(options: MemoryServiceOptions) {
     this.options = options;
+    this.fallbacks = new LlmFallbacks(options.logger);
     this.store = options.store;
     this.embedder = options.embedder;
     this.clock = options.clock;
@@ -138,19 +163,37 @@ export class MemoryService implements MemoryApi {
       llm: options.llm,
       embed: (texts) => this.embed(texts),
     });
+    this.working =
+      options.working &&
+      new WorkingMemory({
+        ...options.working,
+        clock: options.clock,
+        logger: options.logger,
+        tokens: options.tokens,
+        llm: options.llm,
+        storeEpisodic: (input) => this.storeEpisodic(input),
+      });
   }
 
-  /** Stores one task interaction as an episodic memory. */
-  async storeEpisodic(input: unknown): Promise<{ id: string }> {
-    const { ids } = await this.storeEpisodicBatch([input]);
-    return { id: ids[0]! };
+  /**
+   * Stores one task interaction as an episodic memory. Given a raw `interaction`, the summary
+   * is written for it (and returned, with how it was written).
+   */
+  async storeEpisodic(input: unknown): Promise<StoreResult> {
+    const [stored] = await this.storeEpisodicItems([input]);
+    return stored!;
   }
 
   /**
    * Stores many episodic memories in one transaction: all are validated before anything is
-   * embedded or written, so one bad item writes nothing.
+   * summarised, embedded or written, so one bad item writes nothing.
    */
   async storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }> {
+    const stored = await this.storeEpisodicItems(inputs);
+    return { ids: stored.map((item) => item.id) };
+  }
+
+  private async storeEpisodicItems(inputs: readonly unknown[]): Promise<StoreResult[]> {
     const parsed = inputs.map((input, index) => {
       try {
         return validate(StoreEpisodicInput, isoDates(input));
@@ -159,24 +202,43 @@ export class MemoryService implements MemoryApi {
         throw prefixField(error, `[${index}]`);
       }
     });
-    const embeddings = await this.embed(parsed.map((item) => `${item.task_type}: ${item.summary}`));
+    // A failing model never loses a memory: summariseInteraction falls back to extractive.
+    const written = await mapConcurrent(parsed, SUMMARY_CONCURRENCY, (item) =>
+      item.interaction === undefined
+        ? Promise.resolve(undefined)
+        : summariseInteraction(
+            this.options.llm,
+            { interaction: item.interaction, task_type: item.task_type, outcome: item.outcome },
+            this.fallbacks,
+          ),
+    );
+    const summaries = parsed.map((item, index) => written[index]?.summary ?? item.summary!);
+    const embeddings = await this.embed(
+      parsed.map((item, index) => `${item.task_type}: ${summaries[index]}`),
+    );
     const now = this.clock.now();
     const rows: NewEpisodic[] = parsed.map((item, index) => ({
       id: item.id ?? randomUUID(),
       occurred_at: item.occurred_at ? parseInstant(item.occurred_at)! : now,
       recorded_at: now,
       task_type: item.task_type,
-      summary: item.summary,
+      summary: summaries[index]!,
       outcome: item.outcome,
       ...scopeOf(item),
-      confidence: item.confidence ?? 1,
+      ...interactionMetadata(item.metadata, item.interaction, written[index]),
+      confidence: storableConfidence(item.confidence),
       decay_score: 1,
       status: "active",
       embedding: embeddings[index]!,
-      search_text: searchText(item.task_type, item.summary, ...(item.tags ?? [])),
+      search_text: searchText(item.task_type, summaries[index]!, ...(item.tags ?? [])),
     }));
     await this.store.insertEpisodic(rows);
-    return { ids: rows.map((row) => row.id) };
+    return rows.map((row, index) => {
+      const summary = written[index];
+      return summary
+        ? { id: row.id, summary: summary.summary, summary_source: summary.source }
+        : { id: row.id };
+    });
   }
 
   /**
@@ -194,7 +256,7 @@ export class MemoryService implements MemoryApi {
       key_text: item.key_text,
       value_text: item.value_text,
       task_type: item.task_type ?? null,
-      confidence: item.confidence ?? 1,
+      confidence: storableConfidence(item.confidence),
       created_at: now,
       updated_at: now,
       valid_from: item.valid_from ? parseInstant(item.valid_from)! : now,
@@ -317,9 +379,25 @@ export class MemoryService implements MemoryApi {
     return result;
   }
 
-  /** Compresses memories (given by id, or recalled for a query) into a summary within budget. */
+  /**
+   * Compresses memories (given by id, or recalled for a query) into a summary within budget,
+   * or a working-memory session into its four-part summary.
+   */
   async summarize(input: unknown): Promise<SummaryResult> {
     const request = validate(SummarizeInput, input);
+    if (request.session_id) {
+      const session = await this.workingMemory().compress({ session_id: request.session_id });
+      const summary = session.summary ? renderSummary(session.summary) : "";
+      return {
+        summary,
+        tokens: this.options.tokens.count(summary),
+        max_tokens: request.max_tokens,
+        memory_ids: [],
+        groups: [],
+        method: "working_memory",
+        session,
+      };
+    }
     let memories: StoredMemory[];
     if (request.memory_ids) {
       memories = await this.memoriesById(request.memory_ids);
@@ -331,7 +409,12 @@ export class MemoryService implements MemoryApi {
       });
       memories = results;
     }
-    return extractiveSummary(memories, request.max_tokens, this.options.tokens);
+    return summarizeMemories(memories, request.max_tokens, {
+      tokens: this.options.tokens,
+      llm: this.options.llm,
+      fallbacks: this.fallbacks,
+      embed: (texts) => this.embed(texts),
+    });
   }
 
   /** Memories of either layer in the order asked; an unknown id is NOT_FOUND. */
@@ -390,11 +473,39 @@ export class MemoryService implements MemoryApi {
       semantic: await this.store.counts("semantic"),
       store: this.store.description,
       embedder: this.embedder.id,
+      llm: llmStats(this.options.llm, this.fallbacks),
     };
+  }
+
+  workingAppend(input: unknown): Promise<WorkingAppendResult> {
+    return this.workingMemory().append(input);
+  }
+
+  workingGet(input: unknown): Promise<WorkingContext> {
+    return this.workingMemory().get(input);
+  }
+
+  workingCompress(input: unknown): Promise<WorkingContext> {
+    return this.workingMemory().compress(input);
+  }
+
+  workingEnd(input: unknown): Promise<WorkingEndResult> {
+    return this.workingMemory().end(input);
+  }
+
+  private workingMemory(): WorkingMemory {
+    if (!this.working) {
+      throw new HindsightError(
+        ErrorCode.CONFIG_INVALID,
+        "working memory is not configured: give the service a working-memory store",
+      );
+    }
+    return this.working;
   }
 
   async close(): Promise<void> {
     await this.pendingAccess;
+    await this.working?.close();
     await this.embedder.close?.();
     await this.store.close();
   }
@@ -415,6 +526,14 @@ export class MemoryService implements MemoryApi {
     }
     return vectors;
   }
+}
+
+/**
+ * Confidence is stored as a 4-byte real, which cannot hold the tiniest doubles (PostgreSQL
+ * rejects 1e-300 as out of range); no one means more than six decimals of confidence.
+ */
+function storableConfidence(confidence: number | undefined): number {
+  return confidence === undefined ? 1 : Math.round(confidence * 1e6) / 1e6;
 }
 
 function prefixField(error: unknown, prefix: string): unknown {

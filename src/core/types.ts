@@ -105,11 +105,40 @@ export interface LayerCounts {
   archived: number;
 }
 
+/** Calls and tokens of one model tier since the process started. */
+export interface LlmCallCounts {
+  requests: number;
+  failures: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
+/** The language model in use and what it has cost; provider `none` has all counts at 0. */
+export interface LlmStats extends LlmCallCounts {
+  provider: string;
+  model: string | null;
+  summary_model: string | null;
+  tiers: { main: LlmCallCounts; cheap: LlmCallCounts };
+  /** Times a feature took its deterministic fallback because the model failed, by purpose. */
+  fallbacks: Record<string, number>;
+}
+
 export interface MemoryStats {
   episodic: LayerCounts;
   semantic: LayerCounts;
   store: string;
   embedder: string;
+  llm: LlmStats;
+}
+
+/** How the summary of a memory stored from a raw interaction was written. */
+export type SummarySource = "extractive" | `llm:${string}`;
+
+export interface StoreResult {
+  id: string;
+  /** With `interaction`: the summary written for it, and how. */
+  summary?: string;
+  summary_source?: SummarySource;
 }
 
 export interface ForgetResult {

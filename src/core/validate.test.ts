@@ -29,6 +29,10 @@ describe("input validation", () => {
     [{ ...valid, occurred_at: "last tuesday" }, "occurred_at", "ISO 8601"],
     [{ ...valid, tags: ["ok", ""] }, "tags.1", "must not be empty"],
     [{ ...valid, colour: "red" }, "colour", ""],
+    // PostgreSQL cannot store U+0000 in text or jsonb: refused up front, not a storage failure.
+    [{ ...valid, summary: "before\u0000after" }, "summary", "NUL"],
+    [{ ...valid, tags: ["a\u0000"] }, "tags.0", "NUL"],
+    [{ ...valid, metadata: { nested: ["x\u0000"] } }, "metadata", "NUL"],
   ])("names the bad field (%#)", (input, field, message) => {
     const error = errorOf(() => validate(StoreEpisodicInput, input));
     expect(error.code).toBe("INVALID_INPUT");

@@ -14,7 +14,12 @@ import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
 import type { MigrationReport } from "../core/ports.js";
 import type { RecallResponse } from "../core/service.js";
 import type { SummaryResult } from "../core/summarize.js";
-import type { ForgetResult, MemoryStats } from "../core/types.js";
+import type { ForgetResult, MemoryStats, StoreResult } from "../core/types.js";
+import type {
+  WorkingAppendResult,
+  WorkingContext,
+  WorkingEndResult,
+} from "../core/working/types.js";
 import {
   encodeMessage,
   fromWireError,
@@ -111,7 +116,7 @@ export class RpcMemory implements MemoryApi {
     });
   }
 
-  storeEpisodic(input: unknown): Promise<{ id: string }> {
+  storeEpisodic(input: unknown): Promise<StoreResult> {
     return this.call("storeEpisodic", input);
   }
   storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }> {
@@ -146,6 +151,18 @@ export class RpcMemory implements MemoryApi {
   }
   history(input: unknown): Promise<MemoryHistory> {
     return this.call("history", input);
+  }
+  workingAppend(input: unknown): Promise<WorkingAppendResult> {
+    return this.call("workingAppend", input);
+  }
+  workingGet(input: unknown): Promise<WorkingContext> {
+    return this.call("workingGet", input);
+  }
+  workingCompress(input: unknown): Promise<WorkingContext> {
+    return this.call("workingCompress", input);
+  }
+  workingEnd(input: unknown): Promise<WorkingEndResult> {
+    return this.call("workingEnd", input);
   }
   async ping(): Promise<void> {
     await this.call("ping");

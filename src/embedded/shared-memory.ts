@@ -21,7 +21,12 @@ import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger, MigrationReport } from "../core/ports.js";
 import type { RecallResponse } from "../core/service.js";
 import type { SummaryResult } from "../core/summarize.js";
-import type { ForgetResult, MemoryStats } from "../core/types.js";
+import type { ForgetResult, MemoryStats, StoreResult } from "../core/types.js";
+import type {
+  WorkingAppendResult,
+  WorkingContext,
+  WorkingEndResult,
+} from "../core/working/types.js";
 import { acquireDirLock, askOwner, type DirLock, lockAddress } from "../storage/dir-lock.js";
 import { OwnerGoneError, RpcMemory } from "./rpc-client.js";
 import { type RpcServer, serveMemory } from "./rpc-server.js";
@@ -138,7 +143,7 @@ export class SharedEmbeddedMemory implements MemoryApi {
     }
   }
 
-  storeEpisodic(input: unknown): Promise<{ id: string }> {
+  storeEpisodic(input: unknown): Promise<StoreResult> {
     const request = withId(input);
     return this.call((api) => api.storeEpisodic(request));
   }
@@ -176,6 +181,20 @@ export class SharedEmbeddedMemory implements MemoryApi {
   }
   history(input: unknown): Promise<MemoryHistory> {
     return this.call((api) => api.history(input));
+  }
+  workingAppend(input: unknown): Promise<WorkingAppendResult> {
+    // An item id makes a retried append land once.
+    const request = withId(input);
+    return this.call((api) => api.workingAppend(request));
+  }
+  workingGet(input: unknown): Promise<WorkingContext> {
+    return this.call((api) => api.workingGet(input));
+  }
+  workingCompress(input: unknown): Promise<WorkingContext> {
+    return this.call((api) => api.workingCompress(input));
+  }
+  workingEnd(input: unknown): Promise<WorkingEndResult> {
+    return this.call((api) => api.workingEnd(input));
   }
   ping(): Promise<void> {
     return this.call((api) => api.ping());

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { Embedder, Logger } from "../core/ports.js";
+import { excerpt, PostFailure, postJsonWithRetry, resolveEndpoint } from "../net/retrying-post.js";
 
 const optionsSchema = z.object({
   baseUrl: z.string().min(1).describe("API root, e.g. https://api.openai.com/v1"),
@@ -37,55 +38,10 @@ const responseSchema = z.object({
   ),
 });
 
-const BACKOFF_BASE_MS = 250;
-const BACKOFF_MAX_MS = 10_000;
-/** A server asking for a longer pause than this is better reported than waited on. */
-const RETRY_AFTER_MAX_MS = 30_000;
-const EXCERPT_CHARS = 200;
 const PROBE_TEXT = "dimension probe";
-
-type Attempt =
-  | { ok: true; body: string }
-  | { ok: false; retryable: boolean; reason: string; status?: number; retryAfterMs?: number };
 
 function configError(message: string): HindsightError {
   return new HindsightError(ErrorCode.CONFIG_INVALID, `openai embedder: ${message}`);
-}
-
-function resolveEndpoint(baseUrl: string): string {
-  let url: URL;
-  try {
-    url = new URL(baseUrl);
-  } catch {
-    throw configError(`baseUrl ${JSON.stringify(baseUrl)} is not a valid URL`);
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw configError(`baseUrl must use http or https, got ${url.protocol}`);
-  }
-  // Credentials in the URL would leak into every error message; fetch also refuses them.
-  if (url.username !== "" || url.password !== "") {
-    throw configError("baseUrl must not contain credentials; pass the key as apiKey");
-  }
-  url.pathname = `${url.pathname.replace(/\/+$/, "")}/embeddings`;
-  return url.href;
-}
-
-function parseRetryAfter(header: string | null): number | undefined {
-  if (header === null) return undefined;
-  const seconds = Number(header.trim());
-  if (!Number.isFinite(seconds) || seconds < 0) return undefined;
-  return Math.min(seconds * 1000, RETRY_AFTER_MAX_MS);
-}
-
-function isTimeout(error: unknown): boolean {
-  return error instanceof Error && (error.name === "TimeoutError" || error.name === "AbortError");
-}
-
-/** Node's fetch reports "fetch failed" and hides the useful part (ECONNREFUSED…) in `cause`. */
-function describeNetworkError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const cause = error.cause instanceof Error ? `: ${error.cause.message}` : "";
-  return `${error.message}${cause}`;
 }
 
 function normalise(values: readonly number[]): Float32Array {
@@ -106,19 +62,18 @@ export async function createOpenAIEmbedder(
     throw configError(`${issue?.path.join(".") ?? "options"}: ${issue?.message ?? "invalid"}`);
   }
   const { apiKey, model, batchSize, timeoutMs, maxRetries } = parsed.data;
-  const endpoint = resolveEndpoint(parsed.data.baseUrl);
-  const fetchFn = deps.fetch ?? globalThis.fetch;
-  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const logger = deps.logger;
-  const headers: Record<string, string> = { "content-type": "application/json" };
-  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
-
-  const excerpt = (body: string): string => {
-    let text = body.replace(/\s+/g, " ").trim();
-    // Some servers echo the key back in 401 bodies.
-    if (apiKey) text = text.split(apiKey).join("***");
-    return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+  const endpoint = resolveEndpoint(parsed.data.baseUrl, "embeddings", "openai embedder");
+  const post = {
+    endpoint,
+    apiKey,
+    timeoutMs,
+    maxRetries,
+    logger: deps.logger,
+    label: "embedding request",
+    ...(deps.fetch ? { fetch: deps.fetch } : {}),
+    ...(deps.sleep ? { sleep: deps.sleep } : {}),
   };
+  const logger = deps.logger;
 
   const fail = (reason: string, details: Record<string, unknown> = {}, cause?: unknown) =>
     new HindsightError(
@@ -127,39 +82,12 @@ export async function createOpenAIEmbedder(
       { details: { endpoint, model, ...details }, cause },
     );
 
-  async function attempt(input: readonly string[]): Promise<Attempt> {
-    try {
-      const response = await fetchFn(endpoint, {
-        method: "POST",
-        headers,
-        body: JSON.stringify({ model, input }),
-        signal: AbortSignal.timeout(timeoutMs),
-      });
-      const body = await response.text();
-      if (response.ok) return { ok: true, body };
-      const { status } = response;
-      return {
-        ok: false,
-        retryable: status === 429 || status >= 500,
-        status,
-        reason: `HTTP ${status}: ${excerpt(body)}`,
-        retryAfterMs:
-          status === 429 ? parseRetryAfter(response.headers.get("retry-after")) : undefined,
-      };
-    } catch (error) {
-      const reason = isTimeout(error)
-        ? `timed out after ${timeoutMs} ms`
-        : `network error: ${describeNetworkError(error)}`;
-      return { ok: false, retryable: true, reason };
-    }
-  }
-
   function parseVectors(body: string, expected: number): number[][] {
     let json: unknown;
     try {
       json = JSON.parse(body);
     } catch (error) {
-      throw fail(`response is not JSON: ${excerpt(body)}`, {}, error);
+      throw fail(`response is not JSON: ${excerpt(body, apiKey)}`, {}, error);
     }
     const result = responseSchema.safeParse(json);
     if (!result.success) {
@@ -175,24 +103,14 @@ export async function createOpenAIEmbedder(
   }
 
   async function request(input: readonly string[]): Promise<number[][]> {
-    for (let retry = 0; ; retry++) {
-      const result = await attempt(input);
-      if (result.ok) return parseVectors(result.body, input.length);
-      if (!result.retryable || retry >= maxRetries) {
-        const tries = retry > 0 ? ` (after ${retry + 1} attempts)` : "";
-        throw fail(`${result.reason}${tries}`, { status: result.status });
-      }
-      const backoff = Math.min(BACKOFF_BASE_MS * 2 ** retry, BACKOFF_MAX_MS);
-      // Jitter spreads out clients that failed together so they do not retry in lockstep.
-      const delayMs = result.retryAfterMs ?? Math.round(backoff * (1 + Math.random()));
-      logger?.warn("embedding request failed; retrying", {
-        endpoint,
-        reason: result.reason,
-        retry: retry + 1,
-        delayMs,
-      });
-      await sleep(delayMs);
+    let body: string;
+    try {
+      body = await postJsonWithRetry(post, { model, input });
+    } catch (error) {
+      if (error instanceof PostFailure) throw fail(error.message, { status: error.status }, error);
+      throw error;
     }
+    return parseVectors(body, input.length);
   }
 
   let dimensions = parsed.data.dimensions;

@@ -26,7 +26,7 @@ import { noProgress, type Progress } from "./progress.js";
 
 const Key = z.string().trim().min(1, "must not be empty").max(200);
 
-const EpisodicItem = StoreEpisodicInput.extend({
+const EpisodicItem = StoreEpisodicInput.safeExtend({
   key: Key.describe("Name of the memory, used in the queries' expected lists."),
   layer: z.literal("episodic"),
 });

@@ -1,13 +1,21 @@
-/** Optional bearer API key. */
-import { createHash, timingSafeEqual } from "node:crypto";
+/**
+ * Bearer API keys. Each key belongs to a tenant; the tenant of the request's key decides whose
+ * memories the request reaches (see app.ts).
+ */
 import type { MiddlewareHandler } from "hono";
+import { type ApiKeyTable, keyDigest } from "../tenants/api-keys.js";
 import { errorResponse } from "./errors.js";
 
-// Hashing first gives equal-length buffers, so neither the key nor its length leaks by timing.
-const digest = (value: string) => createHash("sha256").update(value, "utf8").digest();
+export interface AuthVariables {
+  /** The tenant of the request's API key; unset when no keys are configured. */
+  tenant?: string;
+}
 
-export function bearerAuth(apiKey: string): MiddlewareHandler {
-  const expected = digest(apiKey);
+/**
+ * Keys are compared by their SHA-256 digests, looked up in a table: neither a key nor its
+ * length leaks through timing, and the server never holds the keys themselves.
+ */
+export function bearerAuth(keys: ApiKeyTable): MiddlewareHandler<{ Variables: AuthVariables }> {
   return async (c, next) => {
     const header = c.req.header("authorization");
     const match = header === undefined ? null : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header);
@@ -21,11 +29,13 @@ export function bearerAuth(apiKey: string): MiddlewareHandler {
         },
       );
     }
-    if (!timingSafeEqual(digest(match[1]!), expected)) {
+    const tenant = keys.get(keyDigest(match[1]!));
+    if (tenant === undefined) {
       return errorResponse(c, "UNAUTHORIZED", "the API key is not valid", {
         headers: { "WWW-Authenticate": 'Bearer realm="hindsight", error="invalid_token"' },
       });
     }
+    c.set("tenant", tenant);
     return next();
   };
 }

@@ -12,6 +12,7 @@ export const TransportErrorCode = {
   UNAUTHORIZED: "UNAUTHORIZED",
   FORBIDDEN: "FORBIDDEN",
   PAYLOAD_TOO_LARGE: "PAYLOAD_TOO_LARGE",
+  RATE_LIMITED: "RATE_LIMITED",
   ROUTE_NOT_FOUND: "ROUTE_NOT_FOUND",
 } as const;
 export type TransportErrorCode = (typeof TransportErrorCode)[keyof typeof TransportErrorCode];
@@ -25,6 +26,7 @@ const STATUS: Record<HttpErrorCode, ContentfulStatusCode> = {
   NOT_FOUND: 404,
   ROUTE_NOT_FOUND: 404,
   PAYLOAD_TOO_LARGE: 413,
+  RATE_LIMITED: 429,
   // The server's own configuration is wrong: retrying will not help.
   CONFIG_INVALID: 500,
   EMBEDDER_MISMATCH: 500,

@@ -7,7 +7,7 @@ import { routePath } from "hono/route";
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";
-import { LAYERS, type MemoryStats, STATUSES } from "../core/types.js";
+import { LAYERS, type LlmStats, type MemoryStats, STATUSES } from "../core/types.js";
 
 export interface HttpMetricsOptions {
   /** Where to register; defaults to a new registry. The same registry cannot serve two apps. */
@@ -85,6 +85,8 @@ export function createHttpMetrics(
     },
   });
 
+  registerLlmMetrics(registry, countOnce);
+
   const middleware: MiddlewareHandler = async (c, next) => {
     const stop = duration.startTimer();
     await next();
@@ -97,4 +99,71 @@ export function createHttpMetrics(
     requests.inc(labels);
   };
   return { registry, middleware };
+}
+
+/**
+ * The language model's calls, failures, tokens and fallbacks, read from the same stats as the
+ * memory counts. They are counters (monotonic since the process started), set from the
+ * service's own counts at scrape time.
+ */
+function registerLlmMetrics(
+  registry: Registry,
+  countOnce: () => Promise<MemoryStats | undefined>,
+): void {
+  const fromStats = (
+    name: string,
+    help: string,
+    labelNames: readonly string[],
+    values: (llm: LlmStats) => [Record<string, string>, number][],
+  ) =>
+    new Counter({
+      name,
+      help,
+      labelNames,
+      registers: [registry],
+      async collect() {
+        const stats = await countOnce();
+        this.reset();
+        if (!stats) return;
+        for (const [labels, value] of values(stats.llm)) this.inc(labels, value);
+      },
+    });
+  const tiers = (llm: LlmStats) =>
+    (["main", "cheap"] as const).map((tier) => ({
+      tier,
+      model: modelOf(llm, tier),
+      counts: llm.tiers[tier],
+    }));
+  fromStats(
+    "hindsight_llm_requests_total",
+    "Language-model chat calls by tier (main, cheap) and model.",
+    ["tier", "model"],
+    (llm) => tiers(llm).map(({ tier, model, counts }) => [{ tier, model }, counts.requests]),
+  );
+  fromStats(
+    "hindsight_llm_failures_total",
+    "Language-model chat calls that failed after their retries, by tier and model.",
+    ["tier", "model"],
+    (llm) => tiers(llm).map(({ tier, model, counts }) => [{ tier, model }, counts.failures]),
+  );
+  fromStats(
+    "hindsight_llm_tokens_total",
+    "Language-model tokens by tier, model and kind (prompt, completion).",
+    ["tier", "model", "kind"],
+    (llm) =>
+      tiers(llm).flatMap(({ tier, model, counts }) => [
+        [{ tier, model, kind: "prompt" }, counts.prompt_tokens],
+        [{ tier, model, kind: "completion" }, counts.completion_tokens],
+      ]),
+  );
+  fromStats(
+    "hindsight_llm_fallbacks_total",
+    "Times a feature took its extractive fallback because the language model failed, by purpose.",
+    ["purpose"],
+    (llm) => Object.entries(llm.fallbacks).map(([purpose, count]) => [{ purpose }, count]),
+  );
+}
+
+function modelOf(llm: LlmStats, tier: "main" | "cheap"): string {
+  return (tier === "main" ? llm.model : llm.summary_model) ?? "none";
 }

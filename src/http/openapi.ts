@@ -62,6 +62,7 @@ const ERROR_DESCRIPTIONS: Record<number, string> = {
   403: "Host or Origin not allowed.",
   404: "No memory with that id.",
   413: "Request body too large.",
+  429: "Too many requests from this client; retry after `Retry-After` seconds.",
   500: "Server failure or misconfiguration.",
   503: "The store or the embedder is unavailable; retry later.",
 };
@@ -101,7 +102,8 @@ class Components {
   }
 }
 
-function operation(route: RouteSpec, components: Components, bearer: boolean): JsonSchema {
+function operation(route: RouteSpec, components: Components, options: OpenApiOptions): JsonSchema {
+  const bearer = options.bearerAuth;
   const parameters = [
     ...Object.entries(route.request?.path ?? {}).map(([name, schema]) => ({
       name,
@@ -139,12 +141,16 @@ function operation(route: RouteSpec, components: Components, bearer: boolean): J
     500,
     ...(route.auth && bearer ? [401] : []),
     ...(route.hostCheck ? [403] : []),
+    ...(route.auth && options.rateLimit ? [429] : []),
   ]);
   for (const status of [...errors].sort((a, b) => a - b)) {
     responses[String(status)] = {
       description: ERROR_DESCRIPTIONS[status] ?? "Error.",
       ...(status === 401 && {
         headers: { "WWW-Authenticate": { schema: { type: "string" } } },
+      }),
+      ...(status === 429 && {
+        headers: { "Retry-After": { schema: { type: "integer" } } },
       }),
       content: { "application/json": { schema: errorRef } },
     };
@@ -174,6 +180,8 @@ function operation(route: RouteSpec, components: Components, bearer: boolean): J
 export interface OpenApiOptions {
   /** Whether an API key is configured: declares the bearer scheme on the routes needing it. */
   bearerAuth: boolean;
+  /** Whether requests are rate-limited: declares the 429 answer on the routes it applies to. */
+  rateLimit?: boolean;
 }
 
 export function buildOpenApiDocument(
@@ -186,7 +194,7 @@ export function buildOpenApiDocument(
     // MCP accepts any method, but clients only ever start with POST.
     const method = route.method === "all" ? "post" : route.method;
     paths[route.path] ??= {};
-    paths[route.path]![method] = operation(route, components, options.bearerAuth);
+    paths[route.path]![method] = operation(route, components, options);
   }
   return {
     openapi: "3.1.0",

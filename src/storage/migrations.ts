@@ -183,4 +183,38 @@ const lifecycle: Migration = {
   `,
 };
 
-export const MIGRATIONS: readonly Migration[] = [initial, lifecycle];
+/*
+ * Working memory kept in the database when no Redis is configured. A session row serialises
+ * its appends (the upsert locks it) and carries the summary with the revision that compression
+ * compares and swaps; items are deleted with their session.
+ */
+const workingMemoryFallback: Migration = {
+  version: 3,
+  name: "working memory fallback",
+  sql: () => `
+    CREATE TABLE working_sessions (
+      session_id text PRIMARY KEY,
+      last_seq integer NOT NULL,
+      budget integer,
+      summary jsonb,
+      revision integer NOT NULL DEFAULT 0,
+      expires_at timestamptz NOT NULL
+    );
+    CREATE INDEX working_sessions_expiry_idx ON working_sessions (expires_at);
+
+    CREATE TABLE working_items (
+      session_id text NOT NULL REFERENCES working_sessions (session_id) ON DELETE CASCADE,
+      seq integer NOT NULL,
+      id uuid NOT NULL,
+      kind text NOT NULL
+        CHECK (kind IN ('goal', 'instruction', 'message', 'tool_call', 'result', 'note')),
+      role text NOT NULL CHECK (role IN ('user', 'assistant', 'tool', 'system')),
+      content text NOT NULL,
+      created_at timestamptz NOT NULL,
+      PRIMARY KEY (session_id, seq),
+      UNIQUE (session_id, id)
+    );
+  `,
+};
+
+export const MIGRATIONS: readonly Migration[] = [initial, lifecycle, workingMemoryFallback];

@@ -3,6 +3,8 @@ import { SqlMemoryStore } from "./sql-store.js";
 
 export interface StoreLocation {
   databaseUrl?: string | undefined;
+  /** PostgreSQL schema for the tables; default: the connection's search_path. */
+  databaseSchema?: string | undefined;
   /** Embedded store directory; the caller must own it (see embedded/shared-memory). */
   dataDir: string;
 }
@@ -14,7 +16,11 @@ export interface StoreLocation {
 export async function openStore(location: StoreLocation, logger: Logger): Promise<MemoryStore> {
   if (location.databaseUrl) {
     const { openPostgres } = await import("./postgres.js");
-    const driver = await openPostgres({ connectionString: location.databaseUrl, logger });
+    const driver = await openPostgres({
+      connectionString: location.databaseUrl,
+      schema: location.databaseSchema,
+      logger,
+    });
     logger.info(`using PostgreSQL store ${driver.description.slice("postgres:".length)}`);
     return new SqlMemoryStore(driver);
   }

@@ -10,6 +10,8 @@ import { SEARCH_SETTINGS } from "./search-settings.js";
 
 export interface PostgresOptions {
   connectionString: string;
+  /** A schema of its own for hindsight's tables (created when missing), e.g. one per tenant. */
+  schema?: string | undefined;
   maxConnections?: number;
   logger: Logger;
 }
@@ -39,9 +41,55 @@ function executor(client: Queryable): SqlExecutor {
   };
 }
 
+/**
+ * Returns a client to the pool, or discards it when its connection broke: a client handed out
+ * again after the server restarted would fail the next request too.
+ */
+function releaseAfter(client: PoolClient, failure: Error | undefined): void {
+  client.release(failure !== undefined && !isQueryError(failure) ? failure : undefined);
+}
+
+/** An error the server reported for a statement (it has a SQLSTATE); the connection is fine. */
+function isQueryError(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    typeof code === "string" &&
+    /^[0-9A-Z]{5}$/.test(code) &&
+    !code.startsWith("57P") &&
+    !code.startsWith("08")
+  );
+}
+
+/**
+ * Creates the schema before the pool points its search_path at it: tables created with a
+ * search_path whose first schema is missing would land in the next one (public), mixed
+ * with others' tables.
+ */
+async function createSchema(
+  pg: typeof import("pg").default,
+  connectionString: string,
+  schema: string,
+) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`unsafe schema name ${schema}`);
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    // pgvector belongs in the connection's own schema (public), where every tenant's
+    // search_path finds it, not in the first tenant schema that happens to migrate.
+    await client.query("CREATE EXTENSION IF NOT EXISTS vector");
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } catch (error) {
+    // Two processes creating it at once: the loser sees a unique violation; the schema exists.
+    if ((error as { code?: string }).code !== "23505") throw error;
+  } finally {
+    await client.end();
+  }
+}
+
 export async function openPostgres(options: PostgresOptions): Promise<SqlDriver> {
   // Loaded on demand so the embedded path never loads the network driver.
   const { default: pg } = await import("pg");
+  if (options.schema) await createSchema(pg, options.connectionString, options.schema);
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
@@ -50,14 +98,25 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
   pool.on("error", (error) =>
     options.logger.warn("postgres connection error", { error: error.message }),
   );
-  const description = `postgres:${redactUrl(options.connectionString)}`;
-  // Every client gets the search settings once, before its first query.
+  const description = `postgres:${redactUrl(options.connectionString)}${options.schema ? ` schema ${options.schema}` : ""}`;
+  // Every client gets the search settings once, before its first query; with a schema, its
+  // search_path too, set here rather than as a connection option, which a DATABASE_URL's own
+  // `options` would override. Extensions (pgvector's types) stay reachable in public.
+  const settings = options.schema
+    ? `SET search_path TO ${options.schema}, public; ${SEARCH_SETTINGS}`
+    : SEARCH_SETTINGS;
   const prepared = new WeakSet<PoolClient>();
   const checkout = async (): Promise<PoolClient> => {
     const client = await pool.connect();
     if (!prepared.has(client)) {
+      // The pool listens for errors only on idle clients. A connection dying while a client is
+      // checked out (the server restarting) is reported to the running query as well, so the
+      // event itself only needs logging; without a listener it would crash the process.
+      client.on("error", (error) =>
+        options.logger.warn("postgres connection lost", { error: error.message }),
+      );
       try {
-        await client.query(SEARCH_SETTINGS);
+        await client.query(settings);
       } catch (error) {
         client.release(error as Error);
         throw error;
@@ -68,10 +127,14 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
   };
   const withClient = async <T>(fn: (client: PoolClient) => Promise<T>): Promise<T> => {
     const client = await checkout();
+    let failure: Error | undefined;
     try {
       return await fn(client);
+    } catch (error) {
+      failure = error as Error;
+      throw error;
     } finally {
-      client.release();
+      releaseAfter(client, failure);
     }
   };
   return {
@@ -80,16 +143,18 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
     exec: (sql) => withClient((client) => executor(client).exec(sql)),
     transaction: async (fn) => {
       const client = await checkout();
+      let failure: Error | undefined;
       try {
         await client.query("BEGIN");
         const result = await fn(executor(client));
         await client.query("COMMIT");
         return result;
       } catch (error) {
+        failure = error as Error;
         await client.query("ROLLBACK").catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        releaseAfter(client, failure);
       }
     },
     // A session lock on a connection of its own, held while `fn` works on others.

@@ -110,7 +110,7 @@ function placeholders(rowCount: number, columnCount: number): string {
 }
 
 export class SqlMemoryStore implements MemoryStore {
-  constructor(private readonly driver: SqlDriver) {}
+  constructor(readonly driver: SqlDriver) {}
 
   get description(): string {
     return this.driver.description;

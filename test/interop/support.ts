@@ -19,6 +19,9 @@ export const TOOL_NAMES = [
   "memory_stats",
   "memory_feedback",
   "memory_history",
+  "working_memory_append",
+  "working_memory_get",
+  "working_memory_end",
 ];
 
 /** Stored text that tries to close its block and forge another. */
@@ -104,9 +107,14 @@ export async function expectToolList(client: Client): Promise<void> {
     destructiveHint: false,
     idempotentHint: false,
   });
-  for (const name of ["memory_recall", "memory_summarize", "memory_stats"]) {
+  for (const name of ["memory_recall", "memory_stats"]) {
     expect(byName[name]?.annotations?.readOnlyHint, name).toBe(true);
   }
+  // With session_id it rewrites a working-memory session (losing nothing).
+  expect(byName.memory_summarize?.annotations).toMatchObject({
+    readOnlyHint: false,
+    destructiveHint: false,
+  });
   expect(byName.memory_forget?.annotations).toMatchObject({
     readOnlyHint: false,
     destructiveHint: true,
@@ -119,6 +127,7 @@ export async function expectToolList(client: Client): Promise<void> {
       "agent_id",
       "confidence",
       "id",
+      "interaction",
       "metadata",
       "occurred_at",
       "outcome",
@@ -130,7 +139,8 @@ export async function expectToolList(client: Client): Promise<void> {
       "user_id",
     ].sort(),
   );
-  expect(store.required).toEqual(["task_type", "summary", "outcome"]);
+  // summary or interaction: exactly one, checked by the schema's refinement.
+  expect(store.required).toEqual(["task_type", "outcome"]);
   expect(store.properties?.outcome).toMatchObject({ enum: ["success", "failure", "partial"] });
 
   const recall = byName.memory_recall!.inputSchema;

@@ -1,12 +1,15 @@
 /**
  * `hindsight serve`: the REST API and MCP (Streamable HTTP) on one port, until SIGINT/SIGTERM.
  */
+import { readFileSync } from "node:fs";
 import type { Command } from "commander";
 import { ErrorCode, HindsightError, invalidInput } from "../../core/errors.js";
 import { startLifecycleSchedule } from "../../core/lifecycle/schedule.js";
 import { createHttpApp } from "../../http/app.js";
 import { hostnameOf, LOOPBACK_HOSTS } from "../../http/origin.js";
 import { listen, type RunningServer } from "../../http/server.js";
+import { apiKeysFromEnv } from "../../tenants/api-keys.js";
+import { TenantMemories } from "../../tenants/memories.js";
 import { withHindsight } from "../context.js";
 import { reportError } from "../output.js";
 import { csv } from "../parse.js";
@@ -24,6 +27,20 @@ function parsePort(value: string): number {
     throw invalidInput("port", "must be an integer from 0 to 65535 (0: any free port)");
   }
   return port;
+}
+
+/** HINDSIGHT_RATE_LIMIT: requests per minute per client; empty or 0 turns the limit off. */
+function parseRateLimit(value: string | undefined): number | undefined {
+  if (value === undefined || value.trim() === "" || value.trim() === "0") return undefined;
+  const limit = Number(value);
+  if (!Number.isSafeInteger(limit) || limit < 0) {
+    throw new HindsightError(
+      ErrorCode.CONFIG_INVALID,
+      `HINDSIGHT_RATE_LIMIT: '${value}' is not a whole number of requests per minute`,
+      { field: "HINDSIGHT_RATE_LIMIT" },
+    );
+  }
+  return limit;
 }
 
 /** Node's bind errors in words a person can act on. */
@@ -76,9 +93,14 @@ export function registerServe(program: Command): void {
       }
       await withHindsight(command, {}, FLAGS, async (memory, logger) => {
         const env = process.env;
-        const apiKey = env.HINDSIGHT_API_KEY?.trim() || undefined;
+        const apiKeys = apiKeysFromEnv(env, (path) => readFileSync(path, "utf8"));
+        const tenants = new TenantMemories(memory.config, memory, { logger });
+        const rateLimitPerMinute = parseRateLimit(env.HINDSIGHT_RATE_LIMIT);
         const app = createHttpApp(memory, {
-          ...(apiKey === undefined ? {} : { apiKey }),
+          ...(apiKeys === undefined
+            ? {}
+            : { apiKeys, tenantMemory: (tenant) => tenants.get(tenant) }),
+          ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
           allowedHosts: [options.host, ...(csv(env.HINDSIGHT_ALLOWED_HOSTS) ?? [])],
           allowedOrigins: csv(env.HINDSIGHT_ALLOWED_ORIGINS) ?? [],
           logger,
@@ -89,9 +111,9 @@ export function registerServe(program: Command): void {
         } catch (error) {
           throw bindError(error, options.host, port);
         }
-        if (!apiKey && !(LOOPBACK_HOSTS as readonly string[]).includes(hostnameOf(options.host))) {
+        if (!apiKeys && !(LOOPBACK_HOSTS as readonly string[]).includes(hostnameOf(options.host))) {
           logger.warn(
-            `listening on ${options.host} without an API key: anyone who can reach this port can read and change memories; set HINDSIGHT_API_KEY`,
+            `listening on ${options.host} without an API key: anyone who can reach this port can read and change memories; set HINDSIGHT_API_KEY or HINDSIGHT_API_KEYS`,
           );
         }
         process.stderr.write(`hindsight: listening on ${server.url} (REST /v1, MCP /mcp)\n`);
@@ -102,6 +124,7 @@ export function registerServe(program: Command): void {
         process.stderr.write(`hindsight: ${signal}: finishing requests in flight, then stopping\n`);
         await schedule.stop();
         await server.close();
+        await tenants.close();
       });
     });
 }

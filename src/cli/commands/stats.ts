@@ -1,6 +1,17 @@
 import type { Command } from "commander";
+import type { LlmStats } from "../../core/types.js";
 import { withHindsight } from "../context.js";
 import { printResult } from "../output.js";
+
+function describeLlm(llm: LlmStats): string {
+  if (llm.provider === "none") return "none (extractive fallbacks)";
+  const fallbacks = Object.values(llm.fallbacks).reduce((sum, count) => sum + count, 0);
+  return (
+    `${llm.provider} ${llm.model} (summaries: ${llm.summary_model})  requests ${llm.requests}` +
+    `  failures ${llm.failures}  tokens ${llm.prompt_tokens}+${llm.completion_tokens}` +
+    `  fallbacks ${fallbacks}`
+  );
+}
 
 export function registerStats(program: Command): void {
   program
@@ -16,6 +27,7 @@ export function registerStats(program: Command): void {
             `semantic  total ${stats.semantic.total}  active ${stats.semantic.active}  archived ${stats.semantic.archived}`,
             `store     ${stats.store}`,
             `embedder  ${stats.embedder}`,
+            `llm       ${describeLlm(stats.llm)}`,
           ].join("\n"),
         );
       });

@@ -1,11 +1,12 @@
 import type { Command } from "commander";
 import { withHindsight } from "../context.js";
 import { printResult } from "../output.js";
-import { csv, defined, jsonObject, numeric } from "../parse.js";
+import { csv, defined, jsonObject, numeric, readStdin } from "../parse.js";
 
 const FLAGS = {
   task_type: "--task-type",
   summary: "--summary",
+  interaction: "--interaction",
   outcome: "--outcome",
   tags: "--tags",
   metadata: "--metadata",
@@ -20,6 +21,7 @@ const FLAGS = {
 interface StoreOptions {
   taskType?: string;
   summary?: string;
+  interaction?: string;
   outcome?: string;
   tags?: string;
   metadata?: string;
@@ -38,6 +40,10 @@ export function registerStore(program: Command): void {
     .description("store one task interaction as an episodic memory")
     .option("--task-type <type>", "kind of task, e.g. deploy or code_review")
     .option("--summary <text>", "what happened: goal, key action, result")
+    .option(
+      "--interaction <text>",
+      "the raw interaction instead of --summary ('-' reads stdin): the summary is written for it",
+    )
     .option("--outcome <outcome>", "success | failure | partial")
     .option("--tags <a,b>", "comma-separated tags")
     .option("--metadata <json>", "a JSON object of extra facts")
@@ -49,11 +55,12 @@ export function registerStore(program: Command): void {
     .option("--confidence <0..1>", "how sure the writer is")
     .option("--json", "print the result as JSON")
     .action(async (options: StoreOptions, command: Command) => {
-      await withHindsight(command, options, FLAGS, async (memory) => {
+      await withHindsight(command, options, FLAGS, async (memory, logger) => {
         const result = await memory.storeEpisodic(
           defined({
             task_type: options.taskType,
             summary: options.summary,
+            interaction: options.interaction === "-" ? await readStdin() : options.interaction,
             outcome: options.outcome,
             tags: csv(options.tags),
             metadata: jsonObject("metadata", options.metadata),
@@ -65,6 +72,9 @@ export function registerStore(program: Command): void {
             confidence: numeric(options.confidence),
           }),
         );
+        if (result.summary !== undefined) {
+          logger.info(`summary (${result.summary_source}): ${result.summary}`);
+        }
         printResult(result, options, () => result.id);
       });
     });

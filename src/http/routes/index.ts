@@ -16,6 +16,12 @@ import { openapiRoute } from "./openapi.js";
 import { recallRoute } from "./recall.js";
 import { statsRoute } from "./stats.js";
 import { summarizeRoute } from "./summarize.js";
+import {
+  workingAppendRoute,
+  workingCompressRoute,
+  workingEndRoute,
+  workingGetRoute,
+} from "./working.js";
 
 export const ROUTES: readonly RouteSpec[] = [
   storeMemoryRoute,
@@ -29,6 +35,10 @@ export const ROUTES: readonly RouteSpec[] = [
   feedbackRoute,
   restoreRoute,
   historyRoute,
+  workingAppendRoute,
+  workingGetRoute,
+  workingCompressRoute,
+  workingEndRoute,
   mcpRoute,
   healthRoute,
   metricsRoute,

@@ -6,6 +6,9 @@ import { recallTool } from "./recall.js";
 import { statsTool } from "./stats.js";
 import { storeTool } from "./store.js";
 import { summarizeTool } from "./summarize.js";
+import { workingAppendTool } from "./working-append.js";
+import { workingEndTool } from "./working-end.js";
+import { workingGetTool } from "./working-get.js";
 
 /** Every tool the server lists, in the order clients show them. */
 export const MEMORY_TOOLS: readonly MemoryTool[] = [
@@ -16,4 +19,7 @@ export const MEMORY_TOOLS: readonly MemoryTool[] = [
   statsTool,
   feedbackTool,
   historyTool,
+  workingAppendTool,
+  workingGetTool,
+  workingEndTool,
 ];

@@ -1,0 +1,290 @@
+/**
+ * Working memory: sessions of typed items under a token budget. Appends are atomic in the
+ * store; compression runs outside it and commits only if nobody compressed meanwhile, replacing
+ * exactly the items it summarised, so concurrent agents lose nothing and never wait on a model.
+ */
+import { randomUUID } from "node:crypto";
+import { ErrorCode, HindsightError, invalidInput } from "../errors.js";
+import type { Clock, LanguageModel, Logger } from "../ports.js";
+import type { TokenCounter } from "../summarize.js";
+import { validate } from "../validate.js";
+import { measure } from "./context.js";
+import { planCompression, protectedItems } from "./plan.js";
+import type { WorkingMemoryStore } from "./ports.js";
+import { episodeSummary, sessionMetadata } from "./promote.js";
+import {
+  WorkingAppendInput,
+  WorkingCompressInput,
+  WorkingEndInput,
+  WorkingGetInput,
+} from "./schemas.js";
+import { summarizeItems } from "./summarize.js";
+import type {
+  WorkingAppendResult,
+  WorkingContext,
+  WorkingEndResult,
+  WorkingSession,
+} from "./types.js";
+
+export interface WorkingMemoryOptions {
+  store: WorkingMemoryStore;
+  clock: Clock;
+  logger: Logger;
+  tokens: TokenCounter;
+  /** Default token budget of a session's context. */
+  budgetTokens: number;
+  /** A session expires this long after its last write. */
+  ttlSeconds: number;
+  /** The cheap tier writes summaries; without a model, rules do. */
+  llm?: LanguageModel | undefined;
+  /** Where an ended session goes: the episodic layer. */
+  storeEpisodic: (input: unknown) => Promise<{ id: string }>;
+}
+
+/**
+ * The goal and the latest instruction always stay verbatim, so each may take at most this
+ * share of the budget; the rest is for the summary and the recent items.
+ */
+const VERBATIM_SHARE = 0.35;
+/** Compressions lost to concurrent ones are recomputed from the new state this many times. */
+const MAX_COMPRESSIONS = 6;
+
+export class WorkingMemory {
+  /**
+   * Compressions running in this process, by session: concurrent appends that push a session
+   * over budget wait for the one compression instead of each paying for a model call.
+   */
+  private readonly compressing = new Map<string, Promise<unknown>>();
+
+  constructor(private readonly options: WorkingMemoryOptions) {}
+
+  get description(): string {
+    return this.options.store.description;
+  }
+
+  close(): Promise<void> {
+    return this.options.store.close();
+  }
+
+  /** Adds an item; compresses the session when the item takes it over its budget. */
+  async append(input: unknown): Promise<WorkingAppendResult> {
+    const request = validate(WorkingAppendInput, input);
+    const { store, clock, ttlSeconds } = this.options;
+    if (request.kind === "goal" || request.kind === "instruction" || request.budget) {
+      const before = await store.load(request.session_id, clock.now());
+      const budget = request.budget ?? before?.budget ?? this.options.budgetTokens;
+      const verbatim = protectedItems(before?.items ?? []);
+      if (request.kind === "goal" || request.kind === "instruction") {
+        this.checkVerbatim(request.content, budget, "content", request.kind);
+      }
+      if (request.budget) {
+        // A new budget must still hold what is kept verbatim.
+        for (const item of [verbatim.goal, verbatim.instruction]) {
+          if (item && item.kind !== request.kind)
+            this.checkVerbatim(item.content, budget, "budget", item.kind);
+        }
+      }
+    }
+    const now = clock.now();
+    const seq = await store.append(
+      request.session_id,
+      {
+        id: request.id ?? randomUUID(),
+        kind: request.kind,
+        role: request.role,
+        content: request.content,
+        created_at: now,
+      },
+      { ttlSeconds, now, ...(request.budget ? { budget: request.budget } : {}) },
+    );
+    const { session, compressed } = await this.fit(request.session_id, false);
+    const budget = this.budgetOf(session);
+    return {
+      session: request.session_id,
+      seq,
+      tokens: measure(session, this.options.tokens).tokens,
+      budget,
+      compressed,
+    };
+  }
+
+  /** The session assembled within its budget (a new budget given here becomes the session's). */
+  async get(input: unknown): Promise<WorkingContext> {
+    const request = validate(WorkingGetInput, input);
+    await this.applyBudget(request.session_id, request.budget);
+    const { session } = await this.fit(request.session_id, false);
+    return this.contextOf(session);
+  }
+
+  /** Folds every item that need not stay verbatim into the summary now, whatever the budget. */
+  async compress(input: unknown): Promise<WorkingContext> {
+    const request = validate(WorkingCompressInput, input);
+    await this.applyBudget(request.session_id, request.budget);
+    const { session } = await this.fit(request.session_id, true);
+    return this.contextOf(session);
+  }
+
+  /** Promotes the session to an episodic memory, then clears it. */
+  async end(input: unknown): Promise<WorkingEndResult> {
+    const request = validate(WorkingEndInput, input);
+    const { store, clock } = this.options;
+    const session = await this.loadExisting(request.session_id);
+    const { summary, method } = await episodeSummary(
+      this.options,
+      session,
+      request.task_type,
+      request.outcome,
+    );
+    const episodic = await this.options.storeEpisodic({
+      // Chosen here so a forwarded call that is retried stores the memory once.
+      id: randomUUID(),
+      task_type: request.task_type,
+      summary,
+      outcome: request.outcome,
+      source: `working:${session.session_id}`,
+      metadata: sessionMetadata(session),
+      occurred_at: clock.now().toISOString(),
+      ...(request.tags ? { tags: request.tags } : {}),
+      ...(request.user_id ? { user_id: request.user_id } : {}),
+      ...(request.agent_id ? { agent_id: request.agent_id } : {}),
+    });
+    // Only after the memory is stored: a failure above leaves the session as it was.
+    await store.discard(session.session_id, session);
+    this.options.logger.info("working-memory session ended", {
+      session: session.session_id,
+      episodic_id: episodic.id,
+    });
+    return { episodic_id: episodic.id, summary, method };
+  }
+
+  private checkVerbatim(content: string, budget: number, field: string, kind: string): void {
+    const tokens = this.options.tokens.count(content);
+    const allowed = Math.floor(budget * VERBATIM_SHARE);
+    if (tokens > allowed) {
+      throw invalidInput(
+        field,
+        `the ${kind} is ${tokens} tokens; a ${kind} stays verbatim and may take at most ${allowed} of the session's ${budget}-token budget`,
+      );
+    }
+  }
+
+  private async applyBudget(sessionId: string, budget: number | undefined): Promise<void> {
+    if (budget === undefined) return;
+    const { store, clock, ttlSeconds } = this.options;
+    const session = await this.loadExisting(sessionId);
+    const { goal, instruction } = protectedItems(session.items);
+    for (const item of [goal, instruction]) {
+      if (item) this.checkVerbatim(item.content, budget, "budget", item.kind);
+    }
+    if (!(await store.setBudget(sessionId, budget, ttlSeconds, clock.now()))) {
+      throw noSession(sessionId);
+    }
+  }
+
+  private async loadExisting(sessionId: string): Promise<WorkingSession> {
+    const session = await this.options.store.load(sessionId, this.options.clock.now());
+    if (!session) throw noSession(sessionId);
+    return session;
+  }
+
+  private budgetOf(session: WorkingSession): number {
+    return session.budget ?? this.options.budgetTokens;
+  }
+
+  /**
+   * Compresses until the session fits its budget (or, forced, until everything compressible is
+   * summarised). A compression that loses the race to a concurrent one is recomputed.
+   */
+  private async fit(
+    sessionId: string,
+    force: boolean,
+  ): Promise<{ session: WorkingSession; compressed: boolean }> {
+    const { store, clock, tokens, ttlSeconds } = this.options;
+    let compressed = false;
+    let forced = force;
+    // Counts compressions tried here; waiting for another one's does not count.
+    let attempt = 0;
+    for (;;) {
+      const session = await this.loadExisting(sessionId);
+      const budget = this.budgetOf(session);
+      const over = measure(session, tokens).tokens > budget;
+      if ((!over && !forced) || attempt >= MAX_COMPRESSIONS) {
+        if (over) {
+          this.options.logger.warn("working-memory session is still over budget", {
+            session: sessionId,
+            budget,
+          });
+        }
+        return { session, compressed };
+      }
+      const running = this.compressing.get(sessionId);
+      if (running && !forced) {
+        await running.catch(() => undefined);
+        continue;
+      }
+      const plan = planCompression(session, budget, tokens, forced);
+      if (!plan) {
+        if (forced) {
+          forced = false;
+          continue;
+        }
+        return { session, compressed };
+      }
+      const compression = (async () => {
+        const summary = await summarizeItems(
+          this.options,
+          session.summary,
+          plan.compress,
+          plan.keep,
+          clock.now(),
+        );
+        const committed = await store.compact(sessionId, {
+          revision: session.revision,
+          seqs: plan.compress.map((item) => item.seq),
+          summary,
+          ttlSeconds,
+          now: clock.now(),
+        });
+        return { summary, committed };
+      })();
+      this.compressing.set(sessionId, compression);
+      let outcome: Awaited<typeof compression>;
+      try {
+        outcome = await compression;
+      } finally {
+        if (this.compressing.get(sessionId) === compression) this.compressing.delete(sessionId);
+      }
+      attempt++;
+      const { summary, committed } = outcome;
+      if (committed) {
+        compressed = true;
+        forced = false;
+        this.options.logger.debug("working-memory session compressed", {
+          session: sessionId,
+          items: plan.compress.length,
+          method: summary.method,
+        });
+      }
+    }
+  }
+
+  private contextOf(session: WorkingSession): WorkingContext {
+    const { context, tokens } = measure(session, this.options.tokens);
+    return {
+      session: session.session_id,
+      tokens,
+      budget: this.budgetOf(session),
+      summary: session.summary,
+      items: session.items,
+      context,
+    };
+  }
+}
+
+function noSession(sessionId: string): HindsightError {
+  return new HindsightError(
+    ErrorCode.NOT_FOUND,
+    `no working-memory session ${sessionId} (never started, ended, or expired)`,
+    { field: "session_id", details: { session_id: sessionId } },
+  );
+}

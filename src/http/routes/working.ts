@@ -1,0 +1,102 @@
+/** Working memory: append to a session, read it within budget, compress it, end it. */
+import type { Context } from "hono";
+import { toJson } from "../../core/outputs.js";
+import {
+  SessionId,
+  WorkingAppendInput,
+  WorkingAppendOutput,
+  WorkingContextOutput,
+  WorkingEndInput,
+  WorkingEndOutput,
+  WorkingGetInput,
+} from "../../core/working/schemas.js";
+import { readJsonObject } from "../body.js";
+import { json, type RouteSpec } from "../route.js";
+
+const path = { session: SessionId };
+const common = { tags: ["working memory"], auth: true, hostCheck: true };
+
+/** The body's fields with the session from the path; errors name the schema's session_id. */
+async function withSession(c: Context): Promise<Record<string, unknown>> {
+  return { ...(await readJsonObject(c)), session_id: c.req.param("session") };
+}
+
+/** A query number stays a string when it is not one, so the schema reports it by name. */
+function budgetQuery(c: Context): { budget?: number | string } {
+  const raw = c.req.query("budget");
+  if (raw === undefined) return {};
+  const value = Number(raw);
+  return { budget: raw.trim() !== "" && Number.isFinite(value) ? value : raw };
+}
+
+export const workingAppendRoute: RouteSpec = {
+  ...common,
+  method: "post",
+  path: "/v1/working/{session}/items",
+  operationId: "workingAppend",
+  summary: "Append an item to a working-memory session",
+  description:
+    "Creates the session on first use. When the item takes the session over its token budget, " +
+    "everything but the goal, the latest instruction and open tool calls is compressed.",
+  request: { path, body: WorkingAppendInput.omit({ session_id: true }) },
+  responses: {
+    201: { description: "Appended; its sequence number.", content: json(WorkingAppendOutput) },
+  },
+  errors: [400, 413, 503],
+  handle: async (c, { memory }) => {
+    const result = await memory.workingAppend(await withSession(c));
+    return c.json(toJson(result), 201);
+  },
+};
+
+export const workingGetRoute: RouteSpec = {
+  ...common,
+  method: "get",
+  path: "/v1/working/{session}",
+  operationId: "workingGet",
+  summary: "The session's context within its token budget, ready to paste into a prompt",
+  request: { path, query: { budget: WorkingGetInput.shape.budget } },
+  responses: { 200: { description: "The session.", content: json(WorkingContextOutput) } },
+  errors: [400, 404, 503],
+  handle: async (c, { memory }) => {
+    const result = await memory.workingGet({
+      session_id: c.req.param("session"),
+      ...budgetQuery(c),
+    });
+    return c.json(toJson(result), 200);
+  },
+};
+
+export const workingCompressRoute: RouteSpec = {
+  ...common,
+  method: "post",
+  path: "/v1/working/{session}/compress",
+  operationId: "workingCompress",
+  summary: "Compress the session now into its four-part summary",
+  request: { path },
+  responses: {
+    200: { description: "The compressed session.", content: json(WorkingContextOutput) },
+  },
+  errors: [400, 404, 503],
+  handle: async (c, { memory }) => {
+    const result = await memory.workingCompress({ session_id: c.req.param("session") });
+    return c.json(toJson(result), 200);
+  },
+};
+
+export const workingEndRoute: RouteSpec = {
+  ...common,
+  method: "post",
+  path: "/v1/working/{session}/end",
+  operationId: "workingEnd",
+  summary: "End the session: promote it to an episodic memory and clear it",
+  request: { path, body: WorkingEndInput.omit({ session_id: true }) },
+  responses: {
+    201: { description: "The episodic memory it became.", content: json(WorkingEndOutput) },
+  },
+  errors: [400, 404, 413, 503],
+  handle: async (c, { memory }) => {
+    const result = await memory.workingEnd(await withSession(c));
+    return c.json(toJson(result), 201);
+  },
+};

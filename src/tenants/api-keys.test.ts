@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { apiKeysFromEnv, keyDigest, parseApiKeys } from "./api-keys.js";
+
+describe("API keys", () => {
+  it("reads key:tenant pairs from commas and lines, skipping comments", () => {
+    const table = parseApiKeys("k1:acme, k2:globex\n# ops team\nk3:acme\n", "test");
+    expect(table.get(keyDigest("k1"))).toBe("acme");
+    expect(table.get(keyDigest("k2"))).toBe("globex");
+    expect(table.get(keyDigest("k3"))).toBe("acme");
+    expect(table.size).toBe(3);
+  });
+
+  it("keeps only digests, never the keys", () => {
+    const table = parseApiKeys("sup3r-secret:acme", "test");
+    expect([...table.keys()].join()).not.toContain("sup3r-secret");
+  });
+
+  it.each([
+    ["nocolon", "not 'key:tenant'"],
+    [":acme", "not 'key:tenant'"],
+    ["k1:Acme Corp", "tenant 'Acme Corp'"],
+    ["k1:acme,k1:globex", "the same key is given to tenants 'acme' and 'globex'"],
+  ])("refuses %j naming the entry", (text, message) => {
+    expect(() => parseApiKeys(text, "HINDSIGHT_API_KEYS")).toThrow(
+      expect.objectContaining({
+        code: "CONFIG_INVALID",
+        field: "HINDSIGHT_API_KEYS",
+        message: expect.stringContaining(message),
+      }),
+    );
+  });
+
+  it("combines the single key (default tenant), the list and the file", () => {
+    const table = apiKeysFromEnv(
+      {
+        HINDSIGHT_API_KEY: "single",
+        HINDSIGHT_API_KEYS: "a:acme",
+        HINDSIGHT_API_KEYS_FILE: "/keys",
+      },
+      (path) => (path === "/keys" ? "b:globex\n" : ""),
+    );
+    expect(table && Object.fromEntries(table)).toEqual({
+      [keyDigest("single")]: "default",
+      [keyDigest("a")]: "acme",
+      [keyDigest("b")]: "globex",
+    });
+    expect(apiKeysFromEnv({}, () => "")).toBeUndefined();
+  });
+
+  it("says which file it could not read", () => {
+    expect(() =>
+      apiKeysFromEnv({ HINDSIGHT_API_KEYS_FILE: "/missing" }, () => {
+        throw new Error("ENOENT");
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: "CONFIG_INVALID",
+        message: expect.stringContaining("/missing"),
+      }),
+    );
+  });
+});

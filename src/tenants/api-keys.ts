@@ -1,0 +1,83 @@
+/**
+ * API keys and the tenants they belong to: `HINDSIGHT_API_KEYS=key:tenant,key:tenant`, or
+ * the same pairs one per line in `HINDSIGHT_API_KEYS_FILE` (for secrets mounted as files),
+ * plus the single-tenant `HINDSIGHT_API_KEY`, which belongs to the default tenant. Keys are
+ * kept only as SHA-256 digests.
+ */
+import { createHash } from "node:crypto";
+import { TenantName } from "../config/schema.js";
+import { ErrorCode, HindsightError } from "../core/errors.js";
+import { DEFAULT_TENANT } from "./tenant.js";
+
+/** Digest of a key → its tenant. */
+export type ApiKeyTable = ReadonlyMap<string, string>;
+
+export function keyDigest(key: string): string {
+  return createHash("sha256").update(key, "utf8").digest("hex");
+}
+
+function configError(source: string, message: string): HindsightError {
+  return new HindsightError(ErrorCode.CONFIG_INVALID, `${source}: ${message}`, { field: source });
+}
+
+/** Parses `key:tenant` pairs separated by commas or new lines; `#` starts a comment line. */
+export function parseApiKeys(text: string, source: string, into = new Map<string, string>()) {
+  const entries = text
+    .split(/[\n,]/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "" && !entry.startsWith("#"));
+  for (const [index, entry] of entries.entries()) {
+    const colon = entry.lastIndexOf(":");
+    const key = entry.slice(0, colon).trim();
+    const tenant = entry.slice(colon + 1).trim();
+    if (colon <= 0 || key === "" || /\s/.test(key)) {
+      throw configError(source, `entry ${index + 1} is not 'key:tenant'`);
+    }
+    const name = TenantName.safeParse(tenant);
+    if (!name.success) {
+      throw configError(
+        source,
+        `entry ${index + 1}: tenant '${tenant}' ${name.error.issues[0]?.message}`,
+      );
+    }
+    const digest = keyDigest(key);
+    const existing = into.get(digest);
+    if (existing !== undefined && existing !== tenant) {
+      throw configError(
+        source,
+        `entry ${index + 1}: the same key is given to tenants '${existing}' and '${tenant}'`,
+      );
+    }
+    into.set(digest, tenant);
+  }
+  return into;
+}
+
+/**
+ * The key table from the environment, or undefined when no key is configured (then no key is
+ * asked for). `readFile` is injected: only entry points touch the file system for config.
+ */
+export function apiKeysFromEnv(
+  env: Record<string, string | undefined>,
+  readFile: (path: string) => string,
+): ApiKeyTable | undefined {
+  const table = new Map<string, string>();
+  const single = env.HINDSIGHT_API_KEY?.trim();
+  if (single) table.set(keyDigest(single), DEFAULT_TENANT);
+  if (env.HINDSIGHT_API_KEYS?.trim())
+    parseApiKeys(env.HINDSIGHT_API_KEYS, "HINDSIGHT_API_KEYS", table);
+  const file = env.HINDSIGHT_API_KEYS_FILE?.trim();
+  if (file) {
+    let text: string;
+    try {
+      text = readFile(file);
+    } catch (error) {
+      throw configError(
+        "HINDSIGHT_API_KEYS_FILE",
+        `cannot read ${file}: ${(error as Error).message}`,
+      );
+    }
+    parseApiKeys(text, "HINDSIGHT_API_KEYS_FILE", table);
+  }
+  return table.size > 0 ? table : undefined;
+}

@@ -1,0 +1,110 @@
+/**
+ * PostgreSQL crashing and coming back under a write load: every acknowledged write must
+ * survive, writes in flight must fail with a clear error, and the same service must carry on
+ * once the database is back, without being restarted. Runs on a PostgreSQL of its own, which
+ * it crashes (`pg_ctl stop -m immediate`: no shutdown checkpoint, recovery from the WAL).
+ */
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHindsight, type Hindsight, isHindsightError } from "../src/index.js";
+import {
+  type PrivatePostgres,
+  privatePostgresSkipReason,
+  startPrivatePostgres,
+} from "./support/private-postgres.js";
+
+if (privatePostgresSkipReason && process.env.CI === "true") {
+  throw new Error(`CI=true and ${privatePostgresSkipReason}`);
+}
+
+const WRITERS = 4;
+/** How long the load runs before the crash, and after the database is back. */
+const BEFORE_CRASH_MS = 1500;
+const AFTER_RESTART_MS = 1500;
+
+interface LoadReport {
+  acknowledged: string[];
+  failures: { code: string; message: string }[];
+  acknowledgedAfterRestart: number;
+}
+
+describe.skipIf(privatePostgresSkipReason)("PostgreSQL restarted during a write load", () => {
+  let server: PrivatePostgres;
+  let memory: Hindsight;
+
+  beforeAll(async () => {
+    server = await startPrivatePostgres();
+    memory = await createHindsight({ databaseUrl: server.url, dataDir: "memory://" });
+  }, 120_000);
+
+  afterAll(async () => {
+    await memory?.close();
+    await server?.stop();
+  });
+
+  it("keeps every acknowledged write, fails in-flight ones clearly and recovers", async () => {
+    const report: LoadReport = { acknowledged: [], failures: [], acknowledgedAfterRestart: 0 };
+    let phase: "before" | "crashing" | "after" | "done" = "before";
+    const writer = async (writerIndex: number) => {
+      for (let n = 0; phase !== "done"; n++) {
+        const id = randomUUID();
+        try {
+          await memory.storeEpisodic({
+            id,
+            task_type: "load",
+            summary: `writer ${writerIndex} write ${n}: deployed service ${n % 7} to staging`,
+            outcome: "success",
+          });
+          report.acknowledged.push(id);
+          if (phase === "after") report.acknowledgedAfterRestart++;
+        } catch (error) {
+          report.failures.push({
+            code: isHindsightError(error) ? error.code : "UNCODED",
+            message: error instanceof Error ? error.message : String(error),
+          });
+          // A client backs off a little before retrying a failed write.
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }
+    };
+    const load = Promise.all(Array.from({ length: WRITERS }, (_, index) => writer(index)));
+    await new Promise((resolve) => setTimeout(resolve, BEFORE_CRASH_MS));
+    phase = "crashing";
+    await server.crashAndRestart();
+    phase = "after";
+    await new Promise((resolve) => setTimeout(resolve, AFTER_RESTART_MS));
+    phase = "done";
+    await load;
+
+    // Every failure is a coded storage failure with a message, never an uncoded crash.
+    for (const failure of report.failures) {
+      expect(failure.code).toBe("STORAGE_FAILED");
+      expect(failure.message.length).toBeGreaterThan(0);
+    }
+    // The same service object writes again once the database is back.
+    expect(report.acknowledgedAfterRestart).toBeGreaterThan(0);
+
+    // Every acknowledged write is in the database, read by a connection of our own.
+    const client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM episodic_memories WHERE id = ANY($1::uuid[])",
+        [report.acknowledged],
+      );
+      expect(rows[0]?.n).toBe(report.acknowledged.length);
+    } finally {
+      await client.end();
+    }
+    // Recall works too, through the same service.
+    const { results } = await memory.recall({ query_text: "deployed service to staging" });
+    expect(results.length).toBeGreaterThan(0);
+    console.error(
+      `postgres restart: ${report.acknowledged.length + report.failures.length} writes attempted, ` +
+        `${report.acknowledged.length} acknowledged and stored, ${report.failures.length} failed ` +
+        `(${report.acknowledgedAfterRestart} acknowledged after the restart); failures said: ` +
+        [...new Set(report.failures.map((failure) => failure.message))].slice(0, 3).join(" | "),
+    );
+  }, 120_000);
+});
