@@ -78,7 +78,7 @@ describe.each(BACKENDS)("scheduled jobs on $name", (backend) => {
       runs.length = 0;
       const settings = { maintainIntervalSeconds: 0.02, consolidateIntervalSeconds: 0.03 };
       const schedules = [a, b].map((memory) =>
-        startLifecycleSchedule(memory, settings, silentLogger),
+        startLifecycleSchedule(() => [memory], settings, silentLogger),
       );
       await sleep(1500);
       await Promise.all(schedules.map((schedule) => schedule.stop()));

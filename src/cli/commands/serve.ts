@@ -10,6 +10,7 @@ import { hostnameOf, LOOPBACK_HOSTS } from "../../http/origin.js";
 import { listen, type RunningServer } from "../../http/server.js";
 import { apiKeysFromEnv } from "../../tenants/api-keys.js";
 import { TenantMemories } from "../../tenants/memories.js";
+import { DEFAULT_TENANT } from "../../tenants/tenant.js";
 import { withHindsight } from "../context.js";
 import { reportError } from "../output.js";
 import { csv } from "../parse.js";
@@ -117,8 +118,14 @@ export function registerServe(program: Command): void {
           );
         }
         process.stderr.write(`hindsight: listening on ${server.url} (REST /v1, MCP /mcp)\n`);
-        // Maintenance and consolidation (HINDSIGHT_MAINTAIN_INTERVAL, …_CONSOLIDATE_INTERVAL).
-        const schedule = startLifecycleSchedule(memory, memory.config.lifecycle.schedule, logger);
+        // Maintenance and consolidation (HINDSIGHT_MAINTAIN_INTERVAL, …_CONSOLIDATE_INTERVAL)
+        // of every tenant's store, not only of those that had a request.
+        const tenantNames = new Set([DEFAULT_TENANT, ...(apiKeys?.values() ?? [])]);
+        const schedule = startLifecycleSchedule(
+          () => [...tenantNames].map((tenant) => tenants.get(tenant)),
+          memory.config.lifecycle.schedule,
+          logger,
+        );
         if (schedule.jobs.length > 0) logger.info(`scheduled: ${schedule.jobs.join(", ")}`);
         const signal = await nextSignal();
         process.stderr.write(`hindsight: ${signal}: finishing requests in flight, then stopping\n`);
