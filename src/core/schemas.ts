@@ -3,6 +3,7 @@
  * read by models choosing tool arguments, so they say what a field is for, not just its type.
  */
 import { z } from "zod";
+import { hasNul, NUL_MESSAGE, text } from "./text-schema.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import { LAYERS, OUTCOMES } from "./types.js";
 import { SessionId } from "./working/schemas.js";
@@ -33,17 +34,6 @@ function isTimeZone(zone: string): boolean {
   }
 }
 
-/** PostgreSQL text and jsonb cannot hold U+0000; refuse it instead of failing to store it. */
-const NUL_MESSAGE = "must not contain NUL characters (U+0000)";
-const hasNul = (value: string) => value.includes("\u0000");
-
-const text = (max: number) =>
-  z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(max)
-    .refine((value) => !hasNul(value), NUL_MESSAGE);
 const optionalText = (max: number) => text(max).optional();
 
 function depthOf(value: unknown): number {

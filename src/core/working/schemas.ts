@@ -2,6 +2,7 @@
  * Working-memory input and output schemas, shared by the library, CLI, REST and MCP.
  */
 import { z } from "zod";
+import { text } from "../text-schema.js";
 import { OUTCOMES } from "../types.js";
 import { ITEM_KINDS, ITEM_ROLES } from "./types.js";
 
@@ -48,12 +49,9 @@ export const WorkingAppendInput = z.strictObject({
         "tool_call: a call in progress (kept until a result follows); result; note.",
     ),
   role: z.enum(ITEM_ROLES).describe("Who produced the item: user, assistant, tool or system."),
-  content: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(WORKING_LIMITS.contentChars)
-    .describe("The item's text: the message, the tool call with its arguments, the result…"),
+  content: text(WORKING_LIMITS.contentChars).describe(
+    "The item's text: the message, the tool call with its arguments, the result…",
+  ),
   budget: Budget.optional(),
 });
 export type WorkingAppendInput = z.input<typeof WorkingAppendInput>;
@@ -69,16 +67,13 @@ export type WorkingCompressInput = WorkingGetInput;
 
 export const WorkingEndInput = z.strictObject({
   session_id: SessionId,
-  task_type: z
-    .string()
-    .trim()
-    .min(1, "must not be empty")
-    .max(128)
-    .describe("Kind of task the session was, e.g. 'deploy' (the episodic memory's task_type)."),
+  task_type: text(128).describe(
+    "Kind of task the session was, e.g. 'deploy' (the episodic memory's task_type).",
+  ),
   outcome: z.enum(OUTCOMES).describe("How the task ended: success, failure or partial."),
-  tags: z.array(z.string().trim().min(1).max(64)).max(32).optional(),
-  user_id: z.string().trim().min(1).max(256).optional(),
-  agent_id: z.string().trim().min(1).max(256).optional(),
+  tags: z.array(text(64)).max(32).optional(),
+  user_id: text(256).optional(),
+  agent_id: text(256).optional(),
 });
 export type WorkingEndInput = z.input<typeof WorkingEndInput>;
 
