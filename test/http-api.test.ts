@@ -485,8 +485,8 @@ describe("lifecycle routes", () => {
     expect(rated.body).toMatchObject({ id: outcomes.id, layer: "semantic", useful: false });
     expect(rated.body.confidence).toBeLessThan(rated.body.previous_confidence);
 
-    // No body: maintenance now; `now` far ahead: every episode has faded.
-    const now = await call(base, "POST", "/v1/maintain");
+    // Maintenance now, then with `now` far ahead: every episode has faded.
+    const now = await call(base, "POST", "/v1/maintain", { body: {} });
     expect(now.status).toBe(200);
     expect(now.body).toMatchObject({ archived: 0, episodic: { scored: 10 } });
     const later = await call(base, "POST", "/v1/maintain", {

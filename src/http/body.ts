@@ -7,16 +7,7 @@ import { invalidInput } from "../core/errors.js";
  * abuse that because cross-origin requests are refused by the Origin check first.
  */
 export async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
-  return parseJsonObject(await c.req.text());
-}
-
-/** Like readJsonObject, but an empty body stands for `{}` (operations without required input). */
-export async function readOptionalJsonObject(c: Context): Promise<Record<string, unknown>> {
   const text = await c.req.text();
-  return text.trim() === "" ? {} : parseJsonObject(text);
-}
-
-function parseJsonObject(text: string): Record<string, unknown> {
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -163,8 +163,7 @@ function operation(route: RouteSpec, components: Components, options: OpenApiOpt
     ...(parameters.length > 0 && { parameters }),
     ...(body && {
       requestBody: {
-        // A body whose every field is optional may be left out.
-        required: !body.safeParse({}).success,
+        required: true,
         content: {
           "application/json": {
             schema: components.convert(body, "input", `${route.operationId}_body`),

@@ -13,7 +13,7 @@ import {
   MaintainInput,
   MemoryIdInput,
 } from "../../core/schemas.js";
-import { readJsonObject, readOptionalJsonObject } from "../body.js";
+import { readJsonObject } from "../body.js";
 import { json, type RouteSpec } from "../route.js";
 
 export const maintainRoute: RouteSpec = {
@@ -23,8 +23,8 @@ export const maintainRoute: RouteSpec = {
   summary: "Apply decay: archive memories that faded, reactivate those recalled again",
   description:
     "decay_score = confidence · exp(−λ · days since last access) + α · ln(1 + access_count). " +
-    "Below the threshold a memory moves to cold storage (archived, never deleted). The body " +
-    "is optional; `now` simulates another moment.",
+    "Below the threshold a memory moves to cold storage (archived, never deleted). `now` " +
+    "simulates another moment; `{}` runs it now.",
   tags: ["lifecycle"],
   auth: true,
   hostCheck: true,
@@ -32,7 +32,7 @@ export const maintainRoute: RouteSpec = {
   responses: { 200: { description: "What changed.", content: json(MaintainOutput) } },
   errors: [400, 413, 503],
   handle: async (c, { memory }) =>
-    c.json(toJson(await memory.maintain(await readOptionalJsonObject(c))), 200),
+    c.json(toJson(await memory.maintain(await readJsonObject(c))), 200),
 };
 
 export const consolidateRoute: RouteSpec = {
@@ -43,7 +43,7 @@ export const consolidateRoute: RouteSpec = {
   description:
     "With a language model it extracts 1–3 rule/advice patterns per task type; without one, " +
     "a statistical summary (outcome rates, recurring terms). Patterns cite their episodes and " +
-    "are deduplicated against existing knowledge. The body is optional.",
+    "are deduplicated against existing knowledge. `{}` considers every task type.",
   tags: ["lifecycle"],
   auth: true,
   hostCheck: true,
@@ -51,7 +51,7 @@ export const consolidateRoute: RouteSpec = {
   responses: { 200: { description: "What was created.", content: json(ConsolidateOutput) } },
   errors: [400, 413, 503],
   handle: async (c, { memory }) =>
-    c.json(toJson(await memory.consolidate(await readOptionalJsonObject(c))), 200),
+    c.json(toJson(await memory.consolidate(await readJsonObject(c))), 200),
 };
 
 export const feedbackRoute: RouteSpec = {
