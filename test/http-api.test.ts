@@ -650,6 +650,7 @@ describe("failures of the store, the embedder and the code", () => {
       storeSemantic: fail,
       recall: fail,
       forget: fail,
+      audit: fail,
       summarize: fail,
       stats: fail,
       maintain: fail,

@@ -3,6 +3,7 @@
  * The `hindsight` command line: a thin layer over the library.
  */
 import { Command, CommanderError } from "commander";
+import { registerAudit } from "./commands/audit.js";
 import { registerConsolidate } from "./commands/consolidate.js";
 import { registerEval } from "./commands/eval.js";
 import { registerFeedback } from "./commands/feedback.js";
@@ -38,6 +39,7 @@ for (const register of [
   registerStoreFact,
   registerRecall,
   registerForget,
+  registerAudit,
   registerRestore,
   registerFeedback,
   registerHistory,

@@ -3,6 +3,8 @@
  * implements it in-process; a client of another process that owns the embedded store
  * implements it over a local socket.
  */
+
+import type { AuditEntry } from "./audit.js";
 import type { AddedKnowledge } from "./lifecycle/knowledge.js";
 import type {
   ConsolidateResponse,
@@ -23,6 +25,8 @@ export interface MemoryApi {
   storeSemantic(input: unknown): Promise<AddedKnowledge>;
   recall(input: unknown): Promise<RecallResponse>;
   forget(input: unknown): Promise<ForgetResult>;
+  /** The audit log of destructive operations (forget, delete, merge, supersede, restore). */
+  audit(input: unknown): Promise<{ entries: AuditEntry[] }>;
   summarize(input: unknown): Promise<SummaryResult>;
   stats(): Promise<MemoryStats>;
   maintain(input?: unknown, options?: JobOptions): Promise<MaintainResult>;
@@ -55,6 +59,7 @@ export const MEMORY_OPERATIONS = [
   "storeSemantic",
   "recall",
   "forget",
+  "audit",
   "summarize",
   "stats",
   "maintain",

@@ -2,7 +2,9 @@
  * Output schemas: the JSON every surface returns (dates as ISO 8601 strings). MCP declares
  * them as tool output schemas and the REST API's OpenAPI document is generated from them.
  */
+
 import { z } from "zod";
+import { AUDITED_OPERATIONS } from "./audit.js";
 import { MEMORY_EVENTS } from "./lifecycle/store-port.js";
 import { LAYERS, OUTCOMES, STATUSES } from "./types.js";
 import { WorkingContextOutput } from "./working/schemas.js";
@@ -301,4 +303,22 @@ export const HistoryOutput = z.object({
   consolidated_into: z.array(z.uuid()).describe("Episodic: knowledge drawn from it."),
   superseded_by: z.uuid().nullable(),
   supersedes: z.array(z.uuid()),
+});
+
+export const AuditOutput = z.object({
+  entries: z
+    .array(
+      z.object({
+        seq: z.number().int(),
+        at: Instant,
+        operation: z.enum(AUDITED_OPERATIONS),
+        memory_id: z.uuid(),
+        layer: z.enum(LAYERS),
+        reason: z.string(),
+        details: z
+          .record(z.string(), z.unknown())
+          .describe("Ids, scores and modes; never memory content."),
+      }),
+    )
+    .describe("Newest first."),
 });

@@ -2,6 +2,7 @@
  * Ports: what the core needs from the outside world. Adapters live outside `core/` and the
  * core never imports them.
  */
+import type { AuditEntry, AuditQuery } from "./audit.js";
 import type { CorpusStats } from "./bm25.js";
 import type { LifecycleStore, SemanticChange } from "./lifecycle/store-port.js";
 import type {
@@ -126,7 +127,15 @@ export interface MemoryStore extends LifecycleStore {
   /** Records that memories were recalled: one more access, at this time. */
   recordAccess(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void>;
   /** Soft: archive, recorded in the memory's history at `at`. Hard: delete, history too. */
-  forget(id: string, mode: "soft" | "hard", at?: Date): Promise<ForgetResult | null>;
+  /** Forgets a memory and records it in the audit log, in one transaction. */
+  forget(
+    id: string,
+    mode: "soft" | "hard",
+    at?: Date,
+    reason?: string,
+  ): Promise<ForgetResult | null>;
+  /** The audit log of destructive operations, newest first. */
+  audit(query: AuditQuery): Promise<AuditEntry[]>;
   counts(layer: MemoryLayer): Promise<LayerCounts>;
   ping(): Promise<void>;
   close(): Promise<void>;

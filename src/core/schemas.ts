@@ -3,6 +3,7 @@
  * read by models choosing tool arguments, so they say what a field is for, not just its type.
  */
 import { z } from "zod";
+import { AUDITED_OPERATIONS } from "./audit.js";
 import { hasNul, NUL_MESSAGE, text } from "./text-schema.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
 import { LAYERS, OUTCOMES } from "./types.js";
@@ -225,8 +226,27 @@ export const ForgetInput = z.strictObject({
     .enum(["soft", "hard"])
     .default("soft")
     .describe("soft: archive (reversible, left out of recall); hard: delete permanently."),
+  reason: optionalText(1000).describe("Why, in a few words; kept in the audit log."),
 });
 export type ForgetInput = z.input<typeof ForgetInput>;
+
+export const AuditInput = z.strictObject({
+  since: Instant.optional().describe("Entries at or after this ISO 8601 time."),
+  until: Instant.optional().describe("Entries before this ISO 8601 time."),
+  operation: z
+    .enum(AUDITED_OPERATIONS)
+    .optional()
+    .describe("forget (soft), delete (hard), merge, supersede or restore."),
+  memory_id: z.uuid().optional().describe("Entries about this memory only."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe("Newest first; at most this many."),
+});
+export type AuditInput = z.input<typeof AuditInput>;
 
 export const SummarizeInput = z
   .strictObject({

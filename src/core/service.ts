@@ -3,6 +3,7 @@
  * and MCP are thin translators over these methods.
  */
 import { randomUUID } from "node:crypto";
+import type { AuditEntry } from "./audit.js";
 import { mapConcurrent } from "./concurrency.js";
 import { interactionMetadata, summariseInteraction } from "./episode-summary.js";
 import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
@@ -38,6 +39,7 @@ import {
   type TimeWindow,
 } from "./ranking.js";
 import {
+  AuditInput,
   ForgetInput,
   LIMITS,
   RecallInput,
@@ -373,10 +375,28 @@ export class MemoryService implements MemoryApi {
   /** Soft: archive (left out of recall, reversible). Hard: delete for good. */
   async forget(input: unknown): Promise<ForgetResult> {
     const request = validate(ForgetInput, input);
-    const result = await this.store.forget(request.memory_id, request.mode, this.clock.now());
+    const result = await this.store.forget(
+      request.memory_id,
+      request.mode,
+      this.clock.now(),
+      request.reason,
+    );
     if (!result) throw notFound("memory_id", request.memory_id);
     this.options.logger.info("memory forgotten", { ...result });
     return result;
+  }
+
+  /** The audit log of forgets, deletes, merges, supersedes and restores, newest first. */
+  async audit(input: unknown): Promise<{ entries: AuditEntry[] }> {
+    const request = validate(AuditInput, isoDates(input));
+    const entries = await this.store.audit({
+      ...(request.since ? { since: parseInstant(request.since)! } : {}),
+      ...(request.until ? { until: parseInstant(request.until)! } : {}),
+      ...(request.operation ? { operation: request.operation } : {}),
+      ...(request.memory_id ? { memory_id: request.memory_id } : {}),
+      limit: request.limit,
+    });
+    return { entries };
   }
 
   /**

@@ -1,7 +1,9 @@
 /**
  * A MemoryApi that forwards every call to the process owning the embedded data directory.
  */
+
 import { createConnection, type Socket } from "node:net";
+import type { AuditEntry } from "../core/audit.js";
 import type { AddedKnowledge } from "../core/lifecycle/knowledge.js";
 import type {
   ConsolidateResponse,
@@ -130,6 +132,10 @@ export class RpcMemory implements MemoryApi {
   }
   forget(input: unknown): Promise<ForgetResult> {
     return this.call("forget", input);
+  }
+
+  audit(input: unknown): Promise<{ entries: AuditEntry[] }> {
+    return this.call("audit", input);
   }
   summarize(input: unknown): Promise<SummaryResult> {
     return this.call("summarize", input);

@@ -6,8 +6,10 @@
  * interrupted by the owner's exit is retried with the same client-chosen id, so it is stored
  * exactly once.
  */
+
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import type { AuditEntry } from "../core/audit.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { AddedKnowledge } from "../core/lifecycle/knowledge.js";
 import type {
@@ -160,6 +162,10 @@ export class SharedEmbeddedMemory implements MemoryApi {
   }
   forget(input: unknown): Promise<ForgetResult> {
     return this.call((api) => api.forget(input));
+  }
+
+  audit(input: unknown): Promise<{ entries: AuditEntry[] }> {
+    return this.call((api) => api.audit(input));
   }
   summarize(input: unknown): Promise<SummaryResult> {
     return this.call((api) => api.summarize(input));

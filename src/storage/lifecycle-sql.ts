@@ -3,6 +3,7 @@
  * (one statement per layer), restore, feedback, history, the neighbours deduplication and
  * superseding compare against, and the bookkeeping of consolidation.
  */
+import type { AuditedOperation } from "../core/audit.js";
 import type {
   DecayCounts,
   DecayParameters,
@@ -20,6 +21,7 @@ import type {
   SemanticScope,
 } from "../core/lifecycle/store-port.js";
 import type { JsonObject, MemoryLayer, MemoryStatus } from "../core/types.js";
+import { recordAudit } from "./audit-sql.js";
 import { type SqlExecutor, toVectorLiteral } from "./executor.js";
 import { LIFECYCLE_TABLE, TABLE, USAGE_TABLE } from "./rows.js";
 
@@ -128,6 +130,13 @@ export async function applyDecay(
   return counts ?? { scored: 0, archived: 0, reactivated: 0, confidence_lowered: 0 };
 }
 
+/** Events that destroy or rewrite a memory, or undo that: they go to the audit log too. */
+const AUDITED_EVENTS: Partial<Record<MemoryEventKind, AuditedOperation>> = {
+  merged: "merge",
+  superseded: "supersede",
+  restored: "restore",
+};
+
 export async function recordEvents(
   db: SqlExecutor,
   layer: MemoryLayer,
@@ -143,6 +152,13 @@ export async function recordEvents(
      SELECT id, $2, $3, $4, $5, $6 FROM unnest($1::uuid[]) AS t(id)`,
     [ids, layer, event, at, reason, details],
   );
+  const operation = AUDITED_EVENTS[event];
+  if (operation) {
+    await recordAudit(
+      db,
+      ids.map((memory_id) => ({ at, operation, memory_id, layer, reason, details })),
+    );
+  }
 }
 
 /** One more access at this time: the memory was recalled, or used, or asked back. */

@@ -217,4 +217,33 @@ const workingMemoryFallback: Migration = {
   `,
 };
 
-export const MIGRATIONS: readonly Migration[] = [initial, lifecycle, workingMemoryFallback];
+/*
+ * The audit log of destructive operations: forget, delete, merge, supersede (and restore, their
+ * undoing). Apart from memory_events because it must outlive a hard delete, and so it holds
+ * no memory content: deleting a memory for good leaves only the fact that it was deleted.
+ */
+const auditLog: Migration = {
+  version: 4,
+  name: "audit log",
+  sql: () => `
+    CREATE TABLE audit_log (
+      seq bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+      at timestamptz NOT NULL,
+      operation text NOT NULL
+        CHECK (operation IN ('forget', 'delete', 'merge', 'supersede', 'restore')),
+      memory_id uuid NOT NULL,
+      layer text NOT NULL CHECK (layer IN ('episodic', 'semantic')),
+      reason text NOT NULL,
+      details jsonb NOT NULL DEFAULT '{}'
+    );
+    CREATE INDEX audit_log_at_idx ON audit_log (at);
+    CREATE INDEX audit_log_memory_idx ON audit_log (memory_id);
+  `,
+};
+
+export const MIGRATIONS: readonly Migration[] = [
+  initial,
+  lifecycle,
+  workingMemoryFallback,
+  auditLog,
+];

@@ -1,6 +1,7 @@
 /**
  * The storage port over SQL, written once for PGlite and PostgreSQL.
  */
+import type { AuditEntry, AuditQuery } from "../core/audit.js";
 import { ErrorCode, notFound, wrapError } from "../core/errors.js";
 import type {
   DecayCounts,
@@ -34,6 +35,7 @@ import type {
   MemoryLayer,
   SemanticMemory,
 } from "../core/types.js";
+import { listAudit, recordAudit } from "./audit-sql.js";
 import { findCandidates } from "./candidates.js";
 import { type SqlDriver, type SqlExecutor, toVectorLiteral } from "./executor.js";
 import * as lifecycle from "./lifecycle-sql.js";
@@ -263,7 +265,12 @@ export class SqlMemoryStore implements MemoryStore {
     });
   }
 
-  forget(id: string, mode: "soft" | "hard", at = new Date()): Promise<ForgetResult | null> {
+  forget(
+    id: string,
+    mode: "soft" | "hard",
+    at = new Date(),
+    reason?: string,
+  ): Promise<ForgetResult | null> {
     return this.guard("forgetting a memory", () =>
       this.driver.transaction(async (tx) => {
         for (const layer of ["episodic", "semantic"] as const) {
@@ -279,12 +286,26 @@ export class SqlMemoryStore implements MemoryStore {
             } else {
               await lifecycle.recordForgotten(tx, layer, id, at);
             }
+            await recordAudit(tx, [
+              {
+                at,
+                operation: mode === "hard" ? "delete" : "forget",
+                memory_id: id,
+                layer,
+                reason: reason ?? (mode === "hard" ? "deleted on request" : "forgotten on request"),
+                details: { mode },
+              },
+            ]);
             return { id, layer, mode, status: mode === "hard" ? "deleted" : "archived" } as const;
           }
         }
         return null;
       }),
     );
+  }
+
+  audit(query: AuditQuery): Promise<AuditEntry[]> {
+    return this.guard("reading the audit log", () => listAudit(this.driver, query));
   }
 
   counts(layer: MemoryLayer): Promise<LayerCounts> {

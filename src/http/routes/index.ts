@@ -1,5 +1,6 @@
 /** Every route of the app, in the order the OpenAPI document lists them. */
 import type { RouteSpec } from "../route.js";
+import { auditRoute } from "./audit.js";
 import { storeFactRoute } from "./facts.js";
 import { healthRoute } from "./health.js";
 import {
@@ -35,6 +36,7 @@ export const ROUTES: readonly RouteSpec[] = [
   feedbackRoute,
   restoreRoute,
   historyRoute,
+  auditRoute,
   workingAppendRoute,
   workingGetRoute,
   workingCompressRoute,

@@ -11,6 +11,7 @@ import {
   WorkingGetInput,
 } from "../../core/working/schemas.js";
 import { readJsonObject } from "../body.js";
+import { numberQuery } from "../query.js";
 import { json, type RouteSpec } from "../route.js";
 
 const path = { session: SessionId };
@@ -19,14 +20,6 @@ const common = { tags: ["working memory"], auth: true, hostCheck: true };
 /** The body's fields with the session from the path; errors name the schema's session_id. */
 async function withSession(c: Context): Promise<Record<string, unknown>> {
   return { ...(await readJsonObject(c)), session_id: c.req.param("session") };
-}
-
-/** A query number stays a string when it is not one, so the schema reports it by name. */
-function budgetQuery(c: Context): { budget?: number | string } {
-  const raw = c.req.query("budget");
-  if (raw === undefined) return {};
-  const value = Number(raw);
-  return { budget: raw.trim() !== "" && Number.isFinite(value) ? value : raw };
 }
 
 export const workingAppendRoute: RouteSpec = {
@@ -61,7 +54,7 @@ export const workingGetRoute: RouteSpec = {
   handle: async (c, { memory }) => {
     const result = await memory.workingGet({
       session_id: c.req.param("session"),
-      ...budgetQuery(c),
+      ...numberQuery(c, "budget"),
     });
     return c.json(toJson(result), 200);
   },

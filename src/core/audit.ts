@@ -1,0 +1,36 @@
+/**
+ * The audit log: who-did-what for the operations that destroy or rewrite memories. Entries
+ * carry ids, reasons and structural details, never memory content, so they can outlive a
+ * hard delete without keeping what was deleted.
+ */
+import type { MemoryLayer } from "./types.js";
+
+export const AUDITED_OPERATIONS = ["forget", "delete", "merge", "supersede", "restore"] as const;
+export type AuditedOperation = (typeof AUDITED_OPERATIONS)[number];
+
+export interface AuditEntry {
+  seq: number;
+  at: Date;
+  operation: AuditedOperation;
+  memory_id: string;
+  layer: MemoryLayer;
+  reason: string;
+  details: Record<string, unknown>;
+}
+
+export type NewAuditEntry = Omit<AuditEntry, "seq">;
+
+export interface AuditQuery {
+  since?: Date;
+  until?: Date;
+  operation?: AuditedOperation;
+  memory_id?: string;
+  limit: number;
+}
+
+/** Detail fields that hold memory text; the audit log keeps everything else. */
+const CONTENT_FIELDS = new Set(["previous", "incoming", "key_text", "value_text", "summary"]);
+
+export function withoutContent(details: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(details).filter(([key]) => !CONTENT_FIELDS.has(key)));
+}

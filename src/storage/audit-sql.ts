@@ -1,0 +1,45 @@
+/** The audit log's SQL (migration 4), shared by PGlite and PostgreSQL. */
+import {
+  type AuditEntry,
+  type AuditQuery,
+  type NewAuditEntry,
+  withoutContent,
+} from "../core/audit.js";
+import type { SqlExecutor } from "./executor.js";
+
+export async function recordAudit(
+  db: SqlExecutor,
+  entries: readonly NewAuditEntry[],
+): Promise<void> {
+  for (const entry of entries) {
+    await db.query(
+      `INSERT INTO audit_log (at, operation, memory_id, layer, reason, details)
+       VALUES ($1, $2, $3, $4, $5, $6)`,
+      [
+        entry.at,
+        entry.operation,
+        entry.memory_id,
+        entry.layer,
+        entry.reason,
+        withoutContent(entry.details),
+      ],
+    );
+  }
+}
+
+export async function listAudit(db: SqlExecutor, query: AuditQuery): Promise<AuditEntry[]> {
+  const rows = await db.query<AuditEntry & { seq: string | number }>(
+    `SELECT seq, at, operation, memory_id, layer, reason, details FROM audit_log
+     WHERE ($1::timestamptz IS NULL OR at >= $1) AND ($2::timestamptz IS NULL OR at < $2)
+       AND ($3::text IS NULL OR operation = $3) AND ($4::uuid IS NULL OR memory_id = $4)
+     ORDER BY seq DESC LIMIT $5`,
+    [
+      query.since ?? null,
+      query.until ?? null,
+      query.operation ?? null,
+      query.memory_id ?? null,
+      query.limit,
+    ],
+  );
+  return rows.map((row) => ({ ...row, seq: Number(row.seq), at: new Date(row.at) }));
+}
