@@ -104,7 +104,7 @@ describe("ranking", () => {
     );
     const { vector, keyword, freshness: fresh, frequency } = result!.signals;
     expect(vector + keyword + fresh + frequency).toBeCloseTo(result!.score, 10);
-    expect(keyword).toBeCloseTo(0.2, 10);
+    expect(keyword).toBeCloseTo(DEFAULT_RANKING.weights.keyword, 10);
   });
 
   it("computes freshness as a half-life", () => {

@@ -22,7 +22,7 @@
  */
 import { type Bm25Parameters, type CorpusStats, DEFAULT_BM25, normalisedBm25 } from "./bm25.js";
 import type { Candidate, CandidateSet } from "./ports.js";
-import { searchTokens } from "./search-text.js";
+import { searchDocument } from "./search-text.js";
 import type { MemoryLayer, Outcome, ScoreExplanation, ScoreSignals } from "./types.js";
 
 export interface RankedCandidate {
@@ -63,7 +63,7 @@ export interface TimeWindow {
 }
 
 export const DEFAULT_RANKING: RankingOptions = {
-  weights: { vector: 0.5, keyword: 0.2, freshness: 0.2, frequency: 0.1 },
+  weights: { vector: 0.4, keyword: 0.3, freshness: 0.2, frequency: 0.1 },
   bm25: DEFAULT_BM25,
   fusion: "weighted",
   rrfK: 60,
@@ -118,7 +118,7 @@ function rawSignals(
   const similarity = candidate.vector_similarity;
   return {
     vector: Number.isFinite(similarity) ? Math.max(0, similarity) : 0,
-    keyword: normalisedBm25(queryTerms, searchTokens(candidate.search_text), corpus, options.bm25),
+    keyword: normalisedBm25(queryTerms, searchDocument(candidate.search_text), corpus, options.bm25),
     freshness: freshness(candidate.event_time, now, options.freshnessHalfLifeDays),
     frequency: frequency(candidate.access_count),
   };

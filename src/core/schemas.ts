@@ -9,6 +9,7 @@ import { LAYERS, OUTCOMES } from "./types.js";
 /** Documented size limits: bigger input is rejected, never truncated silently. */
 export const LIMITS = {
   summaryChars: 8_000,
+  contextChars: 8_000,
   keyChars: 1_000,
   valueChars: 8_000,
   taskTypeChars: 128,
@@ -102,6 +103,10 @@ export const StoreEpisodicInput = z.strictObject({
   ),
   summary: text(LIMITS.summaryChars).describe(
     "What happened: goal, key action and result, in the user's language.",
+  ),
+  context: optionalText(LIMITS.contextChars).describe(
+    "What the summary leaves implicit, e.g. the conversation turns just before it: indexed for " +
+      "keyword search at half the weight of the summary's words, not returned.",
   ),
   outcome: z.enum(OUTCOMES).describe("How the task ended: success, failure or partial."),
   tags: Tags.optional(),

@@ -30,7 +30,7 @@ import {
   StoreSemanticInput,
   SummarizeInput,
 } from "./schemas.js";
-import { searchText, searchTokens } from "./search-text.js";
+import { queryTerms, searchText } from "./search-text.js";
 import { extractiveSummary, type SummaryResult, type TokenCounter } from "./summarize.js";
 import { findTimeExpressions, stripTimeExpressions } from "./time-expressions.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
@@ -148,7 +148,7 @@ export class MemoryService implements MemoryApi {
       decay_score: 1,
       status: "active",
       embedding: embeddings[index]!,
-      search_text: searchText(item.task_type, item.summary, ...(item.tags ?? [])),
+      search_text: searchText([item.task_type, item.summary, ...(item.tags ?? [])], item.context),
     }));
     await this.store.insertEpisodic(rows);
     return { ids: rows.map((row) => row.id) };
@@ -173,7 +173,7 @@ export class MemoryService implements MemoryApi {
       ...scopeOf(item),
       status: "active",
       embedding: embedding!,
-      search_text: searchText(item.key_text, item.value_text, ...(item.tags ?? [])),
+      search_text: searchText([item.key_text, item.value_text, ...(item.tags ?? [])]),
       source_episode_ids: [...new Set(item.source_episode_ids ?? [])],
     });
     return { id };
@@ -204,7 +204,7 @@ export class MemoryService implements MemoryApi {
       stripTimeExpressions(request.query_text, expressions).trim() || request.query_text;
     const [embedding] = await this.embed([about]);
     await this.pendingAccess;
-    const keywords = [...new Set(searchTokens(searchText(about)))];
+    const keywords = queryTerms(about);
     const filter = {
       ...(request.task_type_filter === undefined ? {} : { task_type: request.task_type_filter }),
       ...(request.user_id === undefined ? {} : { user_id: request.user_id }),

@@ -41,16 +41,27 @@ function whereClause(
   return conditions.length > 0 ? conditions.join(" AND ") : "TRUE";
 }
 
+/**
+ * Keyword candidates best first, by an approximate BM25 computed from what the GIN index row
+ * holds: the idf of each query term the memory has, term frequency taken as 1, its number of
+ * distinct terms as its length (k1 1.2, b 0.75). The exact score is computed in ranking; this
+ * only decides which memories reach it when more match than the limit.
+ */
+const KEYWORD_ORDER = `(SELECT sum(q.idf) FROM query_terms q WHERE q.term = ANY(m.terms))
+  / (1 + 1.2 * (0.25 + 0.75 * cardinality(m.terms) / (SELECT average_length FROM corpus)))`;
+
 function keywordBranches(table: string, where: string): string {
   return `
     UNION
     (SELECT m.id FROM ${table} m
-     WHERE ${where} AND m.terms && (SELECT rare FROM selective) LIMIT $2)
+     WHERE ${where} AND m.terms && (SELECT rare FROM selective)
+     ORDER BY ${KEYWORD_ORDER} DESC LIMIT $2)
     UNION
     (SELECT m.id FROM ${table} m
      WHERE ${where} AND cardinality((SELECT rare FROM selective)) = 0
        AND cardinality((SELECT rarest FROM selective)) > 0
-       AND m.terms @> (SELECT rarest FROM selective) LIMIT $2)`;
+       AND m.terms @> (SELECT rarest FROM selective)
+     ORDER BY ${KEYWORD_ORDER} DESC LIMIT $2)`;
 }
 
 interface CandidateRow {
@@ -91,8 +102,14 @@ export async function findCandidates(
           ORDER BY m.embedding <=> $1::vector LIMIT $2)`
       : "";
   const rows = await db.query<CandidateRow>(
-    `WITH query_terms AS MATERIALIZED (
-       SELECT term, df FROM search_terms WHERE layer = $3 AND term = ANY($4::text[])
+    `WITH corpus AS MATERIALIZED (
+       SELECT COALESCE(max(documents), 0)::float8 AS documents,
+              GREATEST(COALESCE(max(tokens)::float8 / NULLIF(max(documents), 0), 1), 1) AS average_length
+       FROM search_stats WHERE layer = $3
+     ), query_terms AS MATERIALIZED (
+       SELECT term, df,
+              ln(1 + ((SELECT documents FROM corpus) - df + 0.5) / (df + 0.5)) AS idf
+       FROM search_terms WHERE layer = $3 AND term = ANY($4::text[])
      ), selective AS MATERIALIZED (
        SELECT COALESCE(array_agg(term) FILTER (WHERE df <= $5), '{}') AS rare,
               COALESCE((SELECT array_agg(term) FROM
