@@ -54,3 +54,24 @@ export function queryTerms(query: string): string[] {
   const meaningful = tokens.filter((token) => !isStopWord(token));
   return [...new Set((meaningful.length > 0 ? meaningful : tokens).map(stem))];
 }
+
+/** Ends a question or sentence, in English or Chinese ("." is left out: "Dr.", "3.5"). */
+const CLAUSE_END = /[?？!！。;；\n]+/;
+
+/**
+ * The keywords of each question in a query that asks several ("我上司叫什么？另外，会议在哪？"),
+ * when at least two of them have words beyond question words; otherwise none.
+ */
+export function queryClauses(query: string): string[][] {
+  const clauses = query
+    .split(CLAUSE_END)
+    .map((clause) => [
+      ...new Set(
+        wordTokens(clause)
+          .filter((token) => !isStopWord(token))
+          .map(stem),
+      ),
+    ])
+    .filter((terms) => terms.length > 0);
+  return clauses.length >= 2 ? clauses : [];
+}

@@ -30,7 +30,7 @@ import {
   StoreSemanticInput,
   SummarizeInput,
 } from "./schemas.js";
-import { queryTerms, searchText } from "./search-text.js";
+import { queryClauses, queryTerms, searchText } from "./search-text.js";
 import { extractiveSummary, type SummaryResult, type TokenCounter } from "./summarize.js";
 import { findTimeExpressions, stripTimeExpressions } from "./time-expressions.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
@@ -229,7 +229,15 @@ export class MemoryService implements MemoryApi {
       ...this.options.ranking,
       floor: request.min_score ?? this.options.ranking.floor,
     };
-    const ranked = rankCandidates(sets, keywords, now, request.top_k, ranking, windows);
+    const ranked = rankCandidates(
+      sets,
+      keywords,
+      now,
+      request.top_k,
+      ranking,
+      windows,
+      queryClauses(about),
+    );
     const results = await this.fetchRecalled(ranked, now, options.recordAccess ?? true);
     if (!request.explain) for (const result of results) delete result.explanation;
     if (expressions.length === 0) return { results };

@@ -11,9 +11,7 @@ const VOWEL = "[aeiouy]";
 const CONSONANT_RUN = `${CONSONANTS}[^aeiouy]*`;
 const VOWEL_RUN = `${VOWEL}[aeiou]*`;
 const MEASURE_ABOVE_0 = new RegExp(`^(${CONSONANT_RUN})?${VOWEL_RUN}${CONSONANT_RUN}`);
-const MEASURE_IS_1 = new RegExp(
-  `^(${CONSONANT_RUN})?${VOWEL_RUN}${CONSONANT_RUN}(${VOWEL_RUN})?$`,
-);
+const MEASURE_IS_1 = new RegExp(`^(${CONSONANT_RUN})?${VOWEL_RUN}${CONSONANT_RUN}(${VOWEL_RUN})?$`);
 const MEASURE_ABOVE_1 = new RegExp(
   `^(${CONSONANT_RUN})?${VOWEL_RUN}${CONSONANT_RUN}${VOWEL_RUN}${CONSONANT_RUN}`,
 );

@@ -6,6 +6,7 @@ import { csv, defined, jsonObject, numeric } from "../parse.js";
 const FLAGS = {
   task_type: "--task-type",
   summary: "--summary",
+  context: "--context",
   outcome: "--outcome",
   tags: "--tags",
   metadata: "--metadata",
@@ -20,6 +21,7 @@ const FLAGS = {
 interface StoreOptions {
   taskType?: string;
   summary?: string;
+  context?: string;
   outcome?: string;
   tags?: string;
   metadata?: string;
@@ -38,6 +40,10 @@ export function registerStore(program: Command): void {
     .description("store one task interaction as an episodic memory")
     .option("--task-type <type>", "kind of task, e.g. deploy or code_review")
     .option("--summary <text>", "what happened: goal, key action, result")
+    .option(
+      "--context <text>",
+      "what the summary leaves implicit (e.g. the preceding turns); searched, not returned",
+    )
     .option("--outcome <outcome>", "success | failure | partial")
     .option("--tags <a,b>", "comma-separated tags")
     .option("--metadata <json>", "a JSON object of extra facts")
@@ -54,6 +60,7 @@ export function registerStore(program: Command): void {
           defined({
             task_type: options.taskType,
             summary: options.summary,
+            context: options.context,
             outcome: options.outcome,
             tags: csv(options.tags),
             metadata: jsonObject("metadata", options.metadata),
