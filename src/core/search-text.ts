@@ -45,14 +45,24 @@ export function searchTokens(searchText: string): string[] {
   return context.length > 0 ? [...own, ...context] : own;
 }
 
+/** The distinct search terms of a query's words that are not question words. */
+function meaningfulTerms(text: string): string[] {
+  return [
+    ...new Set(
+      wordTokens(text)
+        .filter((token) => !isStopWord(token))
+        .map(stem),
+    ),
+  ];
+}
+
 /**
  * A query's distinct keywords: its search terms without the words that only shape a question
  * ("what", "did", "什么", "来着"); all of them when nothing else is left ("who is he?").
  */
 export function queryTerms(query: string): string[] {
-  const tokens = wordTokens(query);
-  const meaningful = tokens.filter((token) => !isStopWord(token));
-  return [...new Set((meaningful.length > 0 ? meaningful : tokens).map(stem))];
+  const meaningful = meaningfulTerms(query);
+  return meaningful.length > 0 ? meaningful : [...new Set(searchTerms(query))];
 }
 
 /** Ends a question or sentence, in English or Chinese ("." is left out: "Dr.", "3.5"). */
@@ -65,13 +75,7 @@ const CLAUSE_END = /[?？!！。;；\n]+/;
 export function queryClauses(query: string): string[][] {
   const clauses = query
     .split(CLAUSE_END)
-    .map((clause) => [
-      ...new Set(
-        wordTokens(clause)
-          .filter((token) => !isStopWord(token))
-          .map(stem),
-      ),
-    ])
+    .map(meaningfulTerms)
     .filter((terms) => terms.length > 0);
   return clauses.length >= 2 ? clauses : [];
 }
