@@ -52,9 +52,10 @@ const KEYWORD_ORDER = `(SELECT sum(q.idf) FROM query_terms q WHERE q.term = ANY(
 
 /**
  * The rarest selective query words whose memories are gathered for that ordering, up to the
- * limit for each word: the work stays bounded however many memories share a common word (a
- * scan of every match cost recall ~30 % at p90 on the 10k benchmark corpus), and the memories
- * holding the rarest words — the ones BM25 ranks highest — are all seen.
+ * limit for each word: the work stays bounded however many memories share a common word
+ * (ordering every match was slower at p90 on the 10k benchmark corpus; this is as fast as an
+ * unordered fetch, docs/evaluation.md), and the memories holding the rarest words — the ones
+ * BM25 ranks highest — are all seen.
  */
 const GATHERED_TERMS = 8;
 
