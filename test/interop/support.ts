@@ -116,6 +116,7 @@ export async function expectToolList(client: Client): Promise<void> {
     [
       "agent_id",
       "confidence",
+      "context",
       "id",
       "metadata",
       "occurred_at",
