@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { silentLogger } from "../src/adapters.js";
 import { openEvalRuntime, recallSupportsQueryTime } from "../src/eval/banks.js";
-import type { LocomoReport } from "../src/eval/locomo.js";
+import { type LocomoReport, type LocomoTurn, turnContext } from "../src/eval/locomo.js";
 import { type MemdailyReport, parseMemdaily, runMemdaily } from "../src/eval/memdaily.js";
 import { json, runCli } from "./support/cli.js";
 
@@ -277,6 +277,7 @@ describe("hindsight eval locomo", () => {
     [["--k", "0,5"], "--k (k): '0' is not a whole number between 1 and 1000"],
     [["--limit-conversations", "none"], "--limit-conversations (limit_conversations): 'none'"],
     [["--reference-time", "soon"], "--reference-time (reference_time): 'soon' is not one of"],
+    [["--context-turns", "-1"], "--context-turns (context_turns): '-1' is not a whole number"],
   ])("refuses %j with exit code 2", async (flags, message) => {
     const result = await runCli(["eval", "locomo", "--data", locomoFile, ...flags], HASH);
     expect(result.code).toBe(2);
@@ -384,5 +385,34 @@ describe("hindsight eval memdaily", () => {
     const result = await runCli(["eval", "memdaily", "--data", bad], HASH);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain("bad-memdaily.json [0].message_list[0].message: ");
+  });
+});
+
+describe("LoCoMo turn context", () => {
+  const at = new Date("2023-05-08T13:56:00Z");
+  const turn = (dia_id: string, session: number): LocomoTurn => ({
+    dia_id,
+    session,
+    summary: `A: turn ${dia_id}`,
+    occurred_at: at,
+  });
+  const turns = [
+    turn("D1:1", 1),
+    turn("D1:2", 1),
+    turn("D1:3", 1),
+    turn("D2:1", 2),
+    turn("D2:2", 2),
+  ];
+
+  it("is the turns before, in the same session only, oldest first", () => {
+    expect(turnContext(turns, 2)).toBe("A: turn D1:1\nA: turn D1:2");
+    expect(turnContext(turns, 4)).toBe("A: turn D2:1");
+    expect(turnContext(turns, 3)).toBeUndefined();
+    expect(turnContext(turns, 0)).toBeUndefined();
+  });
+
+  it("takes as many turns as asked, none for 0", () => {
+    expect(turnContext(turns, 2, 1)).toBe("A: turn D1:2");
+    expect(turnContext(turns, 2, 0)).toBeUndefined();
   });
 });

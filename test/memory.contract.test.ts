@@ -104,6 +104,39 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       expect(results.map((r) => r.id)).toContain(chinese);
     });
 
+    it("finds a memory by its context and by other forms of its words", async () => {
+      const question = "Mel: Which trail did you take at the lake last weekend?";
+      const { ids } = await memory.storeEpisodicBatch([
+        {
+          task_type: "chat",
+          summary: question,
+          outcome: "success",
+          user_id: "context-case",
+        },
+        {
+          task_type: "chat",
+          summary: "Caroline: The northern one, it was beautiful!",
+          context: question,
+          outcome: "success",
+          user_id: "context-case",
+        },
+      ]);
+      const byContext = await memory.recall({
+        query_text: "trails at the lake",
+        user_id: "context-case",
+        explain: true,
+      });
+      const [asked, reply] = ids.map((id) => byContext.results.find((r) => r.id === id));
+      expect(reply, "the reply is found by the words of its context").toBeDefined();
+      expect(reply).not.toHaveProperty("context");
+      expect(reply).toMatchObject({ summary: "Caroline: The northern one, it was beautiful!" });
+      // Context words count for less than a memory's own ("trails" finds "trail": stemming).
+      expect(reply!.explanation!.bm25).toBeGreaterThan(0);
+      expect(reply!.explanation!.bm25).toBeLessThan(asked!.explanation!.bm25);
+      const byOwnWord = await memory.recall({ query_text: "Caroline", user_id: "context-case" });
+      expect(byOwnWord.results[0]!.id).toBe(ids[1]);
+    });
+
     it("returns nothing rather than noise", async () => {
       const { results } = await memory.recall({
         query_text: "quantum chromodynamics lecture notes",

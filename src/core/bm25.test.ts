@@ -44,3 +44,22 @@ describe("bm25", () => {
     expect(normalisedBm25([], ["deploy"], corpus)).toBe(0);
   });
 });
+
+describe("bm25 with context", () => {
+  it("counts a context word at half the weight of the memory's own", () => {
+    const own = bm25(["deploy"], { own: ["deploy", "a"], context: ["b", "c"] }, corpus);
+    const inContext = bm25(["deploy"], { own: ["a", "b"], context: ["deploy", "c"] }, corpus);
+    expect(inContext).toBeGreaterThan(0);
+    expect(inContext).toBeLessThan(own);
+    // tf 0.5, |d| = 2 + 0.5·2 = 3, avgdl 5
+    const expected = (idf(100, 10) * 0.5 * 2.2) / (0.5 + 1.2 * (0.25 + 0.75 * (3 / 5)));
+    expect(inContext).toBeCloseTo(expected, 12);
+  });
+
+  it("is plain BM25 for a memory without context", () => {
+    const tokens = ["deploy", "x", "y"];
+    expect(bm25(["deploy"], { own: tokens, context: [] }, corpus)).toBe(
+      bm25(["deploy"], tokens, corpus),
+    );
+  });
+});

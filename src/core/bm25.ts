@@ -10,6 +10,25 @@ export interface Bm25Parameters {
 
 export const DEFAULT_BM25: Bm25Parameters = { k1: 1.2, b: 0.75 };
 
+/**
+ * How much a word of a memory's context (the turns before it in a conversation, say) counts
+ * against a word of the memory itself, in term frequency and in length (BM25F-style field
+ * weighting): context makes a memory findable by its subject without outranking the memory
+ * that says it.
+ */
+export const CONTEXT_WEIGHT = 0.5;
+
+/** A memory's indexed words: its own, and its context's (weighted by CONTEXT_WEIGHT). */
+export interface Bm25Document {
+  own: readonly string[];
+  context: readonly string[];
+}
+
+/** The length BM25 normalises by; the corpus's total is kept rounded per document. */
+export function documentLength(document: Bm25Document): number {
+  return document.own.length + CONTEXT_WEIGHT * document.context.length;
+}
+
 export interface CorpusStats {
   documents: number;
   averageLength: number;
@@ -22,17 +41,25 @@ export function idf(documents: number, documentFrequency: number): number {
   return Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
 }
 
+function asDocument(document: readonly string[] | Bm25Document): Bm25Document {
+  return "own" in document ? document : { own: document, context: [] };
+}
+
 export function bm25(
   queryTerms: readonly string[],
-  documentTokens: readonly string[],
+  documentTokens: readonly string[] | Bm25Document,
   corpus: CorpusStats,
   parameters: Bm25Parameters = DEFAULT_BM25,
 ): number {
-  if (queryTerms.length === 0 || documentTokens.length === 0) return 0;
+  const document = asDocument(documentTokens);
+  const length = documentLength(document);
+  if (queryTerms.length === 0 || length === 0) return 0;
   const counts = new Map<string, number>();
-  for (const token of documentTokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+  for (const token of document.own) counts.set(token, (counts.get(token) ?? 0) + 1);
+  for (const token of document.context)
+    counts.set(token, (counts.get(token) ?? 0) + CONTEXT_WEIGHT);
   const { k1, b } = parameters;
-  const lengthNorm = 1 - b + b * (documentTokens.length / Math.max(corpus.averageLength, 1));
+  const lengthNorm = 1 - b + b * (length / Math.max(corpus.averageLength, 1));
   let score = 0;
   for (const term of queryTerms) {
     const tf = counts.get(term);
@@ -49,7 +76,7 @@ export function bm25(
  */
 export function normalisedBm25(
   queryTerms: readonly string[],
-  documentTokens: readonly string[],
+  documentTokens: readonly string[] | Bm25Document,
   corpus: CorpusStats,
   parameters: Bm25Parameters = DEFAULT_BM25,
 ): number {

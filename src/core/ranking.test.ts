@@ -104,7 +104,7 @@ describe("ranking", () => {
     );
     const { vector, keyword, freshness: fresh, frequency } = result!.signals;
     expect(vector + keyword + fresh + frequency).toBeCloseTo(result!.score, 10);
-    expect(keyword).toBeCloseTo(0.2, 10);
+    expect(keyword).toBeCloseTo(DEFAULT_RANKING.weights.keyword, 10);
   });
 
   it("computes freshness as a half-life", () => {
@@ -172,5 +172,40 @@ describe("fusion and outcomes", () => {
       ranks: { vector: 1, keyword: 1 },
     });
     expect(result!.explanation.bm25).toBeGreaterThan(0);
+  });
+});
+
+describe("ranking a query of several questions", () => {
+  const clauseCorpus: CorpusStats = {
+    documents: 100,
+    averageLength: 3,
+    documentFrequency: new Map([
+      ["boss", 4],
+      ["email", 4],
+      ["phone", 2],
+    ]),
+  };
+  // Four memories about the boss's email match the first question; one the second.
+  const pool = [
+    candidate("email-1", 0.3, "boss email a"),
+    candidate("email-2", 0.3, "boss email b"),
+    candidate("email-3", 0.3, "boss email c"),
+    candidate("email-4", 0.3, "boss email d"),
+    candidate("phone", 0.3, "my phone model"),
+  ];
+  const rank = (clauses: string[][]) =>
+    rankSets(
+      [{ candidates: pool, corpus: clauseCorpus }],
+      ["boss", "email", "phone"],
+      now,
+      2,
+      DEFAULT_RANKING,
+      [],
+      clauses,
+    ).map((result) => result.id);
+
+  it("ranks each question on its own and interleaves the rankings", () => {
+    expect(rank([])).toEqual(["email-1", "email-2"]);
+    expect(rank([["boss", "email"], ["phone"]])).toEqual(["email-1", "phone"]);
   });
 });

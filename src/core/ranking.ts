@@ -22,7 +22,7 @@
  */
 import { type Bm25Parameters, type CorpusStats, DEFAULT_BM25, normalisedBm25 } from "./bm25.js";
 import type { Candidate, CandidateSet } from "./ports.js";
-import { searchTokens } from "./search-text.js";
+import { searchDocument } from "./search-text.js";
 import type { MemoryLayer, Outcome, ScoreExplanation, ScoreSignals } from "./types.js";
 
 export interface RankedCandidate {
@@ -63,7 +63,7 @@ export interface TimeWindow {
 }
 
 export const DEFAULT_RANKING: RankingOptions = {
-  weights: { vector: 0.5, keyword: 0.2, freshness: 0.2, frequency: 0.1 },
+  weights: { vector: 0.4, keyword: 0.3, freshness: 0.2, frequency: 0.1 },
   bm25: DEFAULT_BM25,
   fusion: "weighted",
   rrfK: 60,
@@ -118,7 +118,12 @@ function rawSignals(
   const similarity = candidate.vector_similarity;
   return {
     vector: Number.isFinite(similarity) ? Math.max(0, similarity) : 0,
-    keyword: normalisedBm25(queryTerms, searchTokens(candidate.search_text), corpus, options.bm25),
+    keyword: normalisedBm25(
+      queryTerms,
+      searchDocument(candidate.search_text),
+      corpus,
+      options.bm25,
+    ),
     freshness: freshness(candidate.event_time, now, options.freshnessHalfLifeDays),
     frequency: frequency(candidate.access_count),
   };
@@ -183,26 +188,37 @@ function rrfSignals(
   };
 }
 
-/**
- * @param queryTerms distinct words of the query
- */
-export function rankCandidates(
-  sets: readonly CandidateSet[],
-  queryTerms: readonly string[],
-  now: Date,
-  topK: number,
-  options: RankingOptions,
-  timeWindows: readonly TimeWindow[] = [],
-): RankedCandidate[] {
+interface PoolEntry {
+  candidate: Candidate;
+  corpus: CorpusStats;
+}
+
+/** Every candidate once, with the corpus statistics of the layer it came from. */
+function poolOf(sets: readonly CandidateSet[]): PoolEntry[] {
   const seen = new Set<string>();
-  const pool: { candidate: Candidate; raw: RawSignals }[] = [];
+  const pool: PoolEntry[] = [];
   for (const { candidates, corpus } of sets) {
     for (const candidate of candidates) {
       if (seen.has(candidate.id)) continue;
       seen.add(candidate.id);
-      pool.push({ candidate, raw: rawSignals(candidate, queryTerms, corpus, now, options) });
+      pool.push({ candidate, corpus });
     }
   }
+  return pool;
+}
+
+/** The whole pool scored against one set of query words, best first, floor applied. */
+function rankPool(
+  entries: readonly PoolEntry[],
+  queryTerms: readonly string[],
+  now: Date,
+  options: RankingOptions,
+  timeWindows: readonly TimeWindow[],
+): RankedCandidate[] {
+  const pool = entries.map(({ candidate, corpus }) => ({
+    candidate,
+    raw: rawSignals(candidate, queryTerms, corpus, now, options),
+  }));
   const signalRanks = {
     vector: ranksBy(pool.map(({ raw }) => raw.vector)),
     keyword: ranksBy(pool.map(({ raw }) => raw.keyword)),
@@ -245,6 +261,43 @@ export function rankCandidates(
       },
     });
   });
-  ranked.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
-  return ranked.slice(0, topK);
+  return ranked.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
+/** Takes the lists' firsts, then their seconds, …, each memory once, up to topK. */
+function interleave(lists: readonly RankedCandidate[][], topK: number): RankedCandidate[] {
+  const taken = new Map<string, RankedCandidate>();
+  const longest = Math.max(...lists.map((list) => list.length));
+  for (let position = 0; position < longest && taken.size < topK; position++) {
+    for (const list of lists) {
+      const entry = list[position];
+      if (entry && !taken.has(entry.id) && taken.size < topK) taken.set(entry.id, entry);
+    }
+  }
+  return [...taken.values()];
+}
+
+/**
+ * @param queryTerms distinct words of the query
+ * @param clauses the words of each question when the query asks several ("Where does my
+ *   boss live? And when is the meeting?"): each is ranked on its own (its words for BM25, the
+ *   whole query's vector) and the rankings are interleaved, so that one question's many
+ *   matches cannot crowd the other's answer out of the top k. Fewer than two: one ranking.
+ */
+export function rankCandidates(
+  sets: readonly CandidateSet[],
+  queryTerms: readonly string[],
+  now: Date,
+  topK: number,
+  options: RankingOptions,
+  timeWindows: readonly TimeWindow[] = [],
+  clauses: readonly (readonly string[])[] = [],
+): RankedCandidate[] {
+  const pool = poolOf(sets);
+  if (clauses.length < 2)
+    return rankPool(pool, queryTerms, now, options, timeWindows).slice(0, topK);
+  return interleave(
+    clauses.map((terms) => rankPool(pool, terms, now, options, timeWindows)),
+    topK,
+  );
 }

@@ -14,6 +14,7 @@ export const LIMITS = {
   summaryChars: 8_000,
   /** A raw interaction to summarise; kept whole with the memory. */
   interactionChars: 32_000,
+  contextChars: 8_000,
   keyChars: 1_000,
   valueChars: 8_000,
   taskTypeChars: 128,
@@ -122,6 +123,10 @@ export const StoreEpisodicInput = z
       "The raw interaction (transcript, log, notes) instead of a summary: a language model " +
         "writes the summary (at most 80 characters, in the interaction's language), or an " +
         "extractive one when none is configured. The text is kept in metadata.hindsight.interaction.",
+    ),
+    context: optionalText(LIMITS.contextChars).describe(
+      "What the summary leaves implicit, e.g. the conversation turns just before it: indexed for " +
+        "keyword search at half the weight of the summary's words, not returned.",
     ),
     outcome: z.enum(OUTCOMES).describe("How the task ended: success, failure or partial."),
     tags: Tags.optional(),

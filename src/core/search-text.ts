@@ -1,15 +1,81 @@
+import { stem } from "../text/stem.js";
+import { isStopWord } from "../text/stop-words.js";
 import { wordTokens } from "../text/tokenize.js";
 
+/** Separates a memory's own words from its context's; never a word itself. */
+const CONTEXT_MARKER = "|";
+
 /**
- * The text kept for keyword search: word tokens joined by spaces. Segmenting here (not in
- * SQL) is what makes Chinese words matchable; PostgreSQL's 'simple' parser would keep a whole
- * Chinese run as one token.
+ * The text kept for keyword search: search terms joined by spaces — the memory's own words,
+ * then, after a `|`, the words of its context (e.g. the conversation turns before it), which
+ * count for less in BM25. Segmenting here (not in SQL) is what makes Chinese words matchable;
+ * PostgreSQL's 'simple' parser would keep a whole Chinese run as one token. English words are
+ * stemmed, so "hiking" finds "hiked".
  */
-export function searchText(...parts: string[]): string {
-  return parts.flatMap((part) => wordTokens(part)).join(" ");
+export function searchText(parts: readonly string[], context?: string): string {
+  const own = parts.flatMap(searchTerms);
+  const around = context ? searchTerms(context) : [];
+  return (around.length > 0 ? [...own, CONTEXT_MARKER, ...around] : own).join(" ");
 }
 
-/** The words of a stored search text, in order. */
+/** Normalised, segmented and stemmed words in text order (duplicates kept). */
+export function searchTerms(text: string): string[] {
+  return wordTokens(text).map(stem);
+}
+
+export interface SearchDocument {
+  /** The memory's own words. */
+  own: string[];
+  /** Words of its context. */
+  context: string[];
+}
+
+/** The words of a stored search text, in order, its own and its context's apart. */
+export function searchDocument(searchText: string): SearchDocument {
+  const tokens = searchText.length > 0 ? searchText.split(" ") : [];
+  const marker = tokens.indexOf(CONTEXT_MARKER);
+  return marker < 0
+    ? { own: tokens, context: [] }
+    : { own: tokens.slice(0, marker), context: tokens.slice(marker + 1) };
+}
+
+/** Every word of a stored search text, its own and its context's. */
 export function searchTokens(searchText: string): string[] {
-  return searchText.length > 0 ? searchText.split(" ") : [];
+  const { own, context } = searchDocument(searchText);
+  return context.length > 0 ? [...own, ...context] : own;
+}
+
+/** The distinct search terms of a query's words that are not question words. */
+function meaningfulTerms(text: string): string[] {
+  return [
+    ...new Set(
+      wordTokens(text)
+        .filter((token) => !isStopWord(token))
+        .map(stem),
+    ),
+  ];
+}
+
+/**
+ * A query's distinct keywords: its search terms without the words that only shape a question
+ * ("what", "did", "什么", "来着"); all of them when nothing else is left ("who is he?").
+ */
+export function queryTerms(query: string): string[] {
+  const meaningful = meaningfulTerms(query);
+  return meaningful.length > 0 ? meaningful : [...new Set(searchTerms(query))];
+}
+
+/** Ends a question or sentence, in English or Chinese ("." is left out: "Dr.", "3.5"). */
+const CLAUSE_END = /[?？!！。;；\n]+/;
+
+/**
+ * The keywords of each question in a query that asks several ("我上司叫什么？另外，会议在哪？"),
+ * when at least two of them have words beyond question words; otherwise none.
+ */
+export function queryClauses(query: string): string[][] {
+  const clauses = query
+    .split(CLAUSE_END)
+    .map(meaningfulTerms)
+    .filter((terms) => terms.length > 0);
+  return clauses.length >= 2 ? clauses : [];
 }

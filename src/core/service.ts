@@ -48,7 +48,7 @@ import {
   StoreSemanticInput,
   SummarizeInput,
 } from "./schemas.js";
-import { searchText, searchTokens } from "./search-text.js";
+import { queryClauses, queryTerms, searchText } from "./search-text.js";
 import { type SummaryResult, summarizeMemories, type TokenCounter } from "./summarize.js";
 import { findTimeExpressions, stripTimeExpressions } from "./time-expressions.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
@@ -232,7 +232,10 @@ export class MemoryService implements MemoryApi {
       decay_score: 1,
       status: "active",
       embedding: embeddings[index]!,
-      search_text: searchText(item.task_type, summaries[index]!, ...(item.tags ?? [])),
+      search_text: searchText(
+        [item.task_type, summaries[index]!, ...(item.tags ?? [])],
+        item.context,
+      ),
     }));
     await this.store.insertEpisodic(rows);
     return rows.map((row, index) => {
@@ -266,7 +269,7 @@ export class MemoryService implements MemoryApi {
       ...scopeOf(item),
       status: "active",
       embedding: embedding!,
-      search_text: searchText(item.key_text, item.value_text, ...(item.tags ?? [])),
+      search_text: searchText([item.key_text, item.value_text, ...(item.tags ?? [])]),
       source_episode_ids: [...new Set(item.source_episode_ids ?? [])],
     };
     return this.lifecycle.addKnowledge({ row, requestId: item.id, reason: "stored" });
@@ -297,7 +300,7 @@ export class MemoryService implements MemoryApi {
       stripTimeExpressions(request.query_text, expressions).trim() || request.query_text;
     const [embedding] = await this.embed([about]);
     await this.pendingAccess;
-    const keywords = [...new Set(searchTokens(searchText(about)))];
+    const keywords = queryTerms(about);
     const filter = {
       ...(request.task_type_filter === undefined ? {} : { task_type: request.task_type_filter }),
       ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
@@ -322,7 +325,15 @@ export class MemoryService implements MemoryApi {
       ...this.options.ranking,
       floor: request.min_score ?? this.options.ranking.floor,
     };
-    const ranked = rankCandidates(sets, keywords, now, request.top_k, ranking, windows);
+    const ranked = rankCandidates(
+      sets,
+      keywords,
+      now,
+      request.top_k,
+      ranking,
+      windows,
+      queryClauses(about),
+    );
     const results = await this.fetchRecalled(ranked, now, options.recordAccess ?? true);
     if (!request.explain) for (const result of results) delete result.explanation;
     if (expressions.length === 0) return { results };

@@ -69,6 +69,26 @@ export function turnSummary(turn: { speaker: string; text: string; blip_caption?
   return `${turn.speaker}: ${turn.text.trim()}${caption ? ` [shares ${caption}]` : ""}`;
 }
 
+/**
+ * Turns of the same session before a turn, passed as its `context` on store (what any user
+ * storing a conversation turn by turn can pass): a reply such as "Yes, last Tuesday!" is
+ * found by what it answers. Two by default (measured: docs/evaluation.md).
+ */
+export const CONTEXT_TURNS = 2;
+
+export function turnContext(
+  turns: readonly LocomoTurn[],
+  index: number,
+  count: number = CONTEXT_TURNS,
+): string | undefined {
+  if (count <= 0) return undefined;
+  const session = turns[index]?.session;
+  const before = turns
+    .slice(Math.max(0, index - count), index)
+    .filter((turn) => turn.session === session);
+  return before.length > 0 ? before.map((turn) => turn.summary).join("\n") : undefined;
+}
+
 /** Reads samples of the LoCoMo-10 format (a list of samples, or one sample). */
 export function parseLocomo(
   value: unknown,
@@ -122,6 +142,8 @@ export interface LocomoOptions {
   /** Recall cut-offs, ascending. */
   ks: readonly number[];
   limitConversations?: number;
+  /** Turns before each turn stored as its context (default CONTEXT_TURNS; 0: none). */
+  contextTurns?: number;
   referenceTime?: LocomoReferenceTime;
   freshBanks?: boolean;
   progress?: (total: number) => Progress;
@@ -181,9 +203,10 @@ export async function runLocomo(
         for (let start = 0; start < conversation.turns.length; start += STORE_CHUNK) {
           const chunk = conversation.turns.slice(start, start + STORE_CHUNK);
           const ids = await bank.storeEpisodic(
-            chunk.map((turn) => ({
+            chunk.map((turn, offset) => ({
               task_type: LOCOMO_TASK_TYPE,
               summary: turn.summary,
+              context: turnContext(conversation.turns, start + offset, options.contextTurns),
               outcome: "success",
               occurred_at: turn.occurred_at.toISOString(),
               metadata: { dia_id: turn.dia_id, session: turn.session },

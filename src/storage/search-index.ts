@@ -2,7 +2,8 @@
  * Upkeep and reading of the BM25 corpus statistics (document count, total tokens, document
  * frequency per term), in the same transaction as the memory rows they describe.
  */
-import { searchTokens } from "../core/search-text.js";
+import { documentLength } from "../core/bm25.js";
+import { searchDocument, searchTokens } from "../core/search-text.js";
 import type { MemoryLayer } from "../core/types.js";
 import type { SqlExecutor } from "./executor.js";
 
@@ -26,7 +27,7 @@ export async function updateCorpus(
   const frequency = new Map<string, number>();
   let tokens = 0;
   for (const text of searchTexts) {
-    tokens += searchTokens(text).length;
+    tokens += Math.round(documentLength(searchDocument(text)));
     for (const term of termsOf(text)) frequency.set(term, (frequency.get(term) ?? 0) + 1);
   }
   const [size] = await tx.query<CorpusSize>(

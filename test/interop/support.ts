@@ -126,6 +126,7 @@ export async function expectToolList(client: Client): Promise<void> {
     [
       "agent_id",
       "confidence",
+      "context",
       "id",
       "interaction",
       "metadata",

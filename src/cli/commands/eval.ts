@@ -11,6 +11,7 @@ import { invalidInput } from "../../core/errors.js";
 import type { Logger } from "../../core/ports.js";
 import { type EvalRuntime, openEvalRuntime, recallSupportsQueryTime } from "../../eval/banks.js";
 import {
+  CONTEXT_TURNS,
   type LocomoReferenceTime,
   type LocomoReport,
   loadLocomo,
@@ -34,6 +35,7 @@ const FLAGS = {
   data: "--data",
   k: "--k",
   limit_conversations: "--limit-conversations",
+  context_turns: "--context-turns",
   limit_trajectories: "--limit-trajectories",
   reference_time: "--reference-time",
   details: "--details",
@@ -50,6 +52,7 @@ interface CommonOptions {
 interface LocomoOptions extends CommonOptions {
   k: string;
   limitConversations?: string;
+  contextTurns: string;
   referenceTime: string;
   freshBanks?: boolean;
 }
@@ -65,6 +68,14 @@ function positiveInteger(field: string, value: string | undefined): number | und
   const number = Number(value);
   if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number) || number < 1) {
     throw invalidInput(field, `'${value}' is not a whole number of at least 1`);
+  }
+  return number;
+}
+
+function wholeNumber(field: string, value: string): number {
+  const number = Number(value);
+  if (!/^\s*\d+\s*$/.test(value) || !Number.isSafeInteger(number)) {
+    throw invalidInput(field, `'${value}' is not a whole number`);
   }
   return number;
 }
@@ -245,6 +256,11 @@ export function registerEval(program: Command): void {
     .option("--k <list>", "recall cut-offs", "1,5,10,25")
     .option("--limit-conversations <n>", "only the first n conversations")
     .option(
+      "--context-turns <n>",
+      "store each turn with the n turns before it in its session as context (0: none)",
+      String(CONTEXT_TURNS),
+    )
+    .option(
       "--reference-time <mode>",
       "recall as of the last session (when recall takes a query_time): last-session | none",
       "none",
@@ -258,6 +274,7 @@ export function registerEval(program: Command): void {
         const ks = parseKs(options.k);
         if (typeof ks === "string") throw invalidInput("k", ks);
         const limit = positiveInteger("limit_conversations", options.limitConversations);
+        const contextTurns = wholeNumber("context_turns", options.contextTurns);
         const referenceTime = choice<LocomoReferenceTime>(
           "reference_time",
           options.referenceTime,
@@ -278,6 +295,7 @@ export function registerEval(program: Command): void {
             runtime,
             ks,
             referenceTime,
+            contextTurns,
             freshBanks: options.freshBanks === true,
             progress: progress("eval locomo"),
             onQuestion: details.write,

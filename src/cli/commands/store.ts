@@ -7,6 +7,7 @@ const FLAGS = {
   task_type: "--task-type",
   summary: "--summary",
   interaction: "--interaction",
+  context: "--context",
   outcome: "--outcome",
   tags: "--tags",
   metadata: "--metadata",
@@ -22,6 +23,7 @@ interface StoreOptions {
   taskType?: string;
   summary?: string;
   interaction?: string;
+  context?: string;
   outcome?: string;
   tags?: string;
   metadata?: string;
@@ -44,6 +46,10 @@ export function registerStore(program: Command): void {
       "--interaction <text>",
       "the raw interaction instead of --summary ('-' reads stdin): the summary is written for it",
     )
+    .option(
+      "--context <text>",
+      "what the summary leaves implicit (e.g. the preceding turns); searched, not returned",
+    )
     .option("--outcome <outcome>", "success | failure | partial")
     .option("--tags <a,b>", "comma-separated tags")
     .option("--metadata <json>", "a JSON object of extra facts")
@@ -61,6 +67,7 @@ export function registerStore(program: Command): void {
             task_type: options.taskType,
             summary: options.summary,
             interaction: options.interaction === "-" ? await readStdin() : options.interaction,
+            context: options.context,
             outcome: options.outcome,
             tags: csv(options.tags),
             metadata: jsonObject("metadata", options.metadata),

@@ -118,7 +118,7 @@ export async function consolidate(
         agent_id: group.agent_id,
         status: "active",
         embedding: embedding!,
-        search_text: searchText(pattern.key_text, pattern.value_text, "consolidated"),
+        search_text: searchText([pattern.key_text, pattern.value_text, "consolidated"]),
         source_episode_ids: pattern.sources,
       };
       const added = await addKnowledge(deps, {

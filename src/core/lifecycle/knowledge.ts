@@ -93,7 +93,7 @@ async function mergeInto(
     key_text: text.key_text,
     value_text: text.value_text,
     embedding: embedding!,
-    search_text: searchText(text.key_text, text.value_text, ...tags),
+    search_text: searchText([text.key_text, text.value_text, ...tags]),
     confidence: unitedConfidence(target.confidence, row.confidence),
     tags,
     metadata: { ...row.metadata, ...target.metadata },
