@@ -339,6 +339,19 @@ describe("REST routes", () => {
       "NOT_FOUND",
       "memory_id",
     );
+
+    // Both forgets are in the audit log, newest first.
+    const audit = await call(base, "GET", "/v1/audit?limit=10");
+    expect(audit.status).toBe(200);
+    expect(
+      (audit.body.entries as { operation: string; memory_id: string }[]).map((entry) => [
+        entry.operation,
+        entry.memory_id,
+      ]),
+    ).toEqual([
+      ["delete", fact.body.id],
+      ["forget", id],
+    ]);
   });
 
   it("answers /health with the store reachable", async () => {
