@@ -151,8 +151,9 @@ describe.each(BACKENDS)("lifecycle with a language model on $name", (backend) =>
         const outcomes = result.created.find((c) => c.key === "Outcomes of deploy tasks")!;
         expect(outcomes.sources).toHaveLength(ids.length);
         expect(logger.lines.join("\n")).toMatch(
-          /language model failed for consolidation; using the fallback/,
+          /language model failed; consolidation falls back to its deterministic form/,
         );
+        expect((await memory.stats()).llm?.fallbacks).toMatchObject({ consolidation: 1 });
         // Nothing lost, nothing left waiting: the episodes are consolidated once.
         expect((await memory.stats()).episodic).toEqual({ total: 12, active: 12, archived: 0 });
         expect((await memory.consolidate({})).consolidated_episodes).toBe(0);

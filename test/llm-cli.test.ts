@@ -132,7 +132,7 @@ describe("hindsight CLI with a language model", () => {
       summary: "the nightly export to S3 keeps failing … export finished, 1.2 GB uploaded",
       summary_source: "extractive",
     });
-    expect(stored.stderr).toContain("summary falls back to its extractive form");
+    expect(stored.stderr).toContain("summary falls back to its deterministic form");
     const stats = json<{ episodic: { total: number } }>(
       await runCli(["stats", "--json"], env("b")),
     );

@@ -157,7 +157,7 @@ const LlmStatsOutput = LlmCallCountsOutput.extend({
   fallbacks: z
     .record(z.string(), z.number().int())
     .describe(
-      "Times a feature fell back to its extractive form because the model failed, by purpose.",
+      "Times a feature fell back to its deterministic form because the model failed, by purpose.",
     ),
 }).describe("The language model and what it has cost since the process started.");
 

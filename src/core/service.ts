@@ -163,6 +163,7 @@ export class MemoryService implements MemoryApi {
       logger: options.logger,
       settings: options.lifecycle ?? DEFAULT_LIFECYCLE,
       llm: options.llm,
+      fallbacks: this.fallbacks,
       embed: (texts) => this.embed(texts),
     });
     this.working =

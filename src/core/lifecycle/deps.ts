@@ -1,3 +1,4 @@
+import type { LlmFallbacks } from "../llm/fallbacks.js";
 import type { Clock, LanguageModel, Logger, MemoryStore } from "../ports.js";
 import type { LifecycleSettings } from "./settings.js";
 
@@ -9,6 +10,8 @@ export interface LifecycleDeps {
   settings: LifecycleSettings;
   /** Absent with provider `none`: every step takes its deterministic fallback. */
   llm?: LanguageModel | undefined;
+  /** Counts and logs each fallback (`stats.llm.fallbacks`); only logged when absent. */
+  fallbacks?: LlmFallbacks;
   /** The service's embedder, checked for dimensions. */
   embed(texts: string[]): Promise<Float32Array[]>;
 }
@@ -23,10 +26,14 @@ export async function withFallback<T>(
   try {
     return await call(deps.llm);
   } catch (error) {
-    deps.logger.warn(`language model failed for ${purpose}; using the fallback`, {
-      model: deps.llm.id,
-      error: error instanceof Error ? error.message : String(error),
-    });
+    if (deps.fallbacks) {
+      deps.fallbacks.record(purpose, error, { model: deps.llm.id });
+    } else {
+      deps.logger.warn(`language model failed for ${purpose}; using the fallback`, {
+        model: deps.llm.id,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
     return undefined;
   }
 }

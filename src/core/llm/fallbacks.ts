@@ -12,7 +12,7 @@ export class LlmFallbacks {
 
   record(purpose: string, error: unknown, fields: Record<string, unknown> = {}): void {
     this.counts.set(purpose, (this.counts.get(purpose) ?? 0) + 1);
-    this.logger.warn(`language model failed; ${purpose} falls back to its extractive form`, {
+    this.logger.warn(`language model failed; ${purpose} falls back to its deterministic form`, {
       ...fields,
       error: error instanceof Error ? error.message : String(error),
     });
