@@ -89,6 +89,32 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       );
     });
 
+    it("scopes memories by session, on store and in recall filters", async () => {
+      const store = (summary: string, session_id: string) =>
+        memory.storeEpisodic({
+          task_type: "session-scope",
+          summary,
+          outcome: "success",
+          session_id,
+        });
+      const mine = (await store("rebuilt the search index for tenant reports", "run-1")).id;
+      const other = (await store("rebuilt the search index for invoices", "run-2")).id;
+      const scoped = await memory.recall({
+        query_text: "rebuilt the search index",
+        session_id: "run-1",
+        min_score: 0,
+        top_k: 20,
+      });
+      expect(scoped.results.map((result) => result.id)).toEqual([mine]);
+      expect(scoped.results[0]).toMatchObject({ session_id: "run-1" });
+      const all = await memory.recall({ query_text: "rebuilt the search index", top_k: 20 });
+      expect(all.results.map((result) => result.id)).toEqual(expect.arrayContaining([mine, other]));
+      // Memories stored without a session have none.
+      const [unscoped] = (await memory.recall({ query_text: "billing deploy port in use" }))
+        .results;
+      expect(unscoped).toMatchObject({ id: deployFailure, session_id: null });
+    });
+
     it("counts recalls as accesses", async () => {
       const first = await memory.recall({ query_text: "payments race condition refunds" });
       const second = await memory.recall({ query_text: "payments race condition refunds" });

@@ -364,8 +364,16 @@ describe.each(BACKENDS)("working memory on $name", (backend) => {
         layer: "episodic",
         task_type: "tls_renewal",
         outcome: "success",
+        session_id: session,
       });
       expect(found!.metadata).toMatchObject({ working_session: session });
+      // The episode is scoped to its session: recall can ask for that session alone.
+      const bySession = await memory.recall({
+        query_text: "certificate renewal",
+        session_id: session,
+        min_score: 0,
+      });
+      expect(bySession.results.map((result) => result.id)).toEqual([ended.episodic_id]);
       expect((found!.metadata as { transcript: unknown[] }).transcript).toHaveLength(3);
       expect(
         (

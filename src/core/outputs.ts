@@ -17,6 +17,7 @@ const Scope = {
   subject: Nullable.describe("Whose memory it is."),
   user_id: Nullable,
   agent_id: Nullable,
+  session_id: Nullable.describe("The session (conversation, task run) it came from."),
 };
 
 export const EpisodicMemoryOutput = z.object({

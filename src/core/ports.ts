@@ -62,6 +62,7 @@ export interface CandidateFilter {
   to?: Date;
   user_id?: string;
   agent_id?: string;
+  session_id?: string;
   include_archived: boolean;
 }
 

@@ -98,6 +98,9 @@ const scope = {
   ),
   user_id: optionalText(LIMITS.scopeChars).describe("The end user this memory belongs to."),
   agent_id: optionalText(LIMITS.scopeChars).describe("The agent this memory belongs to."),
+  session_id: optionalText(LIMITS.scopeChars).describe(
+    "The session it came from: a conversation or task-run id.",
+  ),
 };
 
 const clientId = z
@@ -200,6 +203,7 @@ export function recallInputSchema(maxTopK: number) {
     time_range: TimeRangeText.optional(),
     user_id: optionalText(LIMITS.scopeChars).describe("Only memories of this user."),
     agent_id: optionalText(LIMITS.scopeChars).describe("Only memories of this agent."),
+    session_id: optionalText(LIMITS.scopeChars).describe("Only memories of this session."),
     query_time: Instant.optional().describe(
       "The moment the query is asked, for phrases like 'yesterday' or '上周三' (ISO 8601); defaults to now.",
     ),

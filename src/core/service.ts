@@ -125,7 +125,7 @@ function isoDates<T>(input: T): T {
 
 type ScopeInput = Pick<
   StoreEpisodicInput,
-  "metadata" | "tags" | "source" | "subject" | "user_id" | "agent_id"
+  "metadata" | "tags" | "source" | "subject" | "user_id" | "agent_id" | "session_id"
 >;
 
 /** The fields both layers share, with their defaults. */
@@ -137,6 +137,7 @@ function scopeOf(item: ScopeInput) {
     subject: item.subject ?? null,
     user_id: item.user_id ?? null,
     agent_id: item.agent_id ?? null,
+    session_id: item.session_id ?? null,
   };
 }
 
@@ -306,6 +307,7 @@ export class MemoryService implements MemoryApi {
       ...(request.task_type_filter === undefined ? {} : { task_type: request.task_type_filter }),
       ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
       ...(request.agent_id === undefined ? {} : { agent_id: request.agent_id }),
+      ...(request.session_id === undefined ? {} : { session_id: request.session_id }),
       ...range,
       include_archived: request.include_archived,
     };

@@ -27,6 +27,7 @@ function episode(
     subject: null,
     user_id: null,
     agent_id: null,
+    session_id: null,
     confidence: 1,
     access_count: 0,
     last_accessed_at: null,

@@ -20,6 +20,8 @@ export interface MemoryScope {
   subject: string | null;
   user_id: string | null;
   agent_id: string | null;
+  /** The session (conversation, task run) it came from. */
+  session_id: string | null;
   source: string | null;
 }
 

@@ -33,6 +33,9 @@ function whereClause(
   if (filter.task_type !== undefined) conditions.push(`m.task_type = ${bind(filter.task_type)}`);
   if (filter.user_id !== undefined) conditions.push(`m.user_id = ${bind(filter.user_id)}`);
   if (filter.agent_id !== undefined) conditions.push(`m.agent_id = ${bind(filter.agent_id)}`);
+  if (filter.session_id !== undefined) {
+    conditions.push(`m.session_id = ${bind(filter.session_id)}`);
+  }
   const timeColumn = layer === "episodic" ? "m.occurred_at" : "m.valid_from";
   if (filter.from !== undefined) conditions.push(`${timeColumn} >= ${bind(filter.from)}`);
   if (filter.to !== undefined) conditions.push(`${timeColumn} <= ${bind(filter.to)}`);

@@ -241,9 +241,25 @@ const auditLog: Migration = {
   `,
 };
 
+/*
+ * The session (conversation, task run) a memory came from: a third scope beside user and
+ * agent, filterable on every surface.
+ */
+const sessionScope: Migration = {
+  version: 5,
+  name: "session scope",
+  sql: () => `
+    ALTER TABLE episodic_memories ADD COLUMN session_id text;
+    ALTER TABLE semantic_memories ADD COLUMN session_id text;
+    CREATE INDEX episodic_session_idx ON episodic_memories (session_id) WHERE session_id IS NOT NULL;
+    CREATE INDEX semantic_session_idx ON semantic_memories (session_id) WHERE session_id IS NOT NULL;
+  `,
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   initial,
   lifecycle,
   workingMemoryFallback,
   auditLog,
+  sessionScope,
 ];

@@ -24,12 +24,12 @@ export const LIFECYCLE_TABLE: Record<MemoryLayer, string> = {
  */
 export const COLUMNS: Record<MemoryLayer, string> = {
   episodic: `m.id, m.occurred_at, m.recorded_at, m.task_type, m.summary, m.outcome, m.metadata,
-    m.tags, m.source, m.subject, m.user_id, m.agent_id, m.confidence,
+    m.tags, m.source, m.subject, m.user_id, m.agent_id, m.session_id, m.confidence,
     COALESCE(u.access_count, 0) AS access_count, u.last_accessed_at,
     COALESCE(l.decay_score, m.decay_score) AS decay_score, m.status`,
   semantic: `m.id, m.key_text, m.value_text, m.task_type, m.confidence, m.created_at,
     m.updated_at, u.last_accessed_at AS last_used_at, m.valid_from, m.valid_to, m.metadata,
-    m.tags, m.source, m.subject, m.user_id, m.agent_id,
+    m.tags, m.source, m.subject, m.user_id, m.agent_id, m.session_id,
     COALESCE(u.access_count, 0) AS access_count, m.status,
     COALESCE(l.decay_score, 1) AS decay_score, m.superseded_by`,
 };

@@ -59,6 +59,7 @@ function sharedColumns(row: NewEpisodic | NewSemantic): Record<string, unknown> 
     subject: row.subject,
     user_id: row.user_id,
     agent_id: row.agent_id,
+    session_id: row.session_id,
     confidence: row.confidence,
     status: row.status,
   };

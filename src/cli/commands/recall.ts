@@ -12,6 +12,7 @@ const FLAGS = {
   time_range: "--time-range",
   user_id: "--user",
   agent_id: "--agent",
+  session_id: "--session",
   min_score: "--min-score",
   explain: "--explain",
   query_time: "--query-time",
@@ -25,6 +26,7 @@ interface RecallOptions {
   timeRange?: string;
   user?: string;
   agent?: string;
+  session?: string;
   minScore?: string;
   includeArchived?: boolean;
   queryTime?: string;
@@ -64,6 +66,7 @@ export function registerRecall(program: Command): void {
     .option("--time-range <from~to>", "event-time window, e.g. 2024-01-01~2024-01-31")
     .option("--user <id>", "only memories of this user")
     .option("--agent <id>", "only memories of this agent")
+    .option("--session <id>", "only memories of this session")
     .option("--min-score <0..1>", "score floor; default the configured one")
     .option(
       "--query-time <iso>",
@@ -84,6 +87,7 @@ export function registerRecall(program: Command): void {
             time_range: options.timeRange,
             user_id: options.user,
             agent_id: options.agent,
+            session_id: options.session,
             min_score: numeric(options.minScore),
             include_archived: options.includeArchived,
             query_time: options.queryTime,

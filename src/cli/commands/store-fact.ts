@@ -14,6 +14,7 @@ const FLAGS = {
   subject: "--subject",
   user_id: "--user",
   agent_id: "--agent",
+  session_id: "--session",
   source_episode_ids: "--sources",
 };
 
@@ -28,6 +29,7 @@ interface StoreFactOptions {
   subject?: string;
   user?: string;
   agent?: string;
+  session?: string;
   sources?: string;
   json?: boolean;
 }
@@ -46,6 +48,7 @@ export function registerStoreFact(program: Command): void {
     .option("--subject <subject>", "whose knowledge it is (user, agent or entity)")
     .option("--user <id>", "user id scope")
     .option("--agent <id>", "agent id scope")
+    .option("--session <id>", "session id scope (conversation or task run)")
     .option("--sources <ids>", "comma-separated ids of the episodic memories it was drawn from")
     .option("--json", "print the result as JSON")
     .action(async (options: StoreFactOptions, command: Command) => {
@@ -62,6 +65,7 @@ export function registerStoreFact(program: Command): void {
             subject: options.subject,
             user_id: options.user,
             agent_id: options.agent,
+            session_id: options.session,
             source_episode_ids: csv(options.sources),
           }),
         );

@@ -16,6 +16,7 @@ const FLAGS = {
   occurred_at: "--time",
   user_id: "--user",
   agent_id: "--agent",
+  session_id: "--session",
   confidence: "--confidence",
 };
 
@@ -32,6 +33,7 @@ interface StoreOptions {
   time?: string;
   user?: string;
   agent?: string;
+  session?: string;
   confidence?: string;
   json?: boolean;
 }
@@ -58,6 +60,7 @@ export function registerStore(program: Command): void {
     .option("--time <iso>", "when it happened (ISO 8601); default now")
     .option("--user <id>", "user id scope")
     .option("--agent <id>", "agent id scope")
+    .option("--session <id>", "session id scope (conversation or task run)")
     .option("--confidence <0..1>", "how sure the writer is")
     .option("--json", "print the result as JSON")
     .action(async (options: StoreOptions, command: Command) => {
@@ -76,6 +79,7 @@ export function registerStore(program: Command): void {
             occurred_at: options.time,
             user_id: options.user,
             agent_id: options.agent,
+            session_id: options.session,
             confidence: numeric(options.confidence),
           }),
         );

@@ -116,6 +116,8 @@ export async function consolidate(
         subject: null,
         user_id: group.user_id,
         agent_id: group.agent_id,
+        // Knowledge drawn from many episodes belongs to no single session.
+        session_id: null,
         status: "active",
         embedding: embedding!,
         search_text: searchText([pattern.key_text, pattern.value_text, "consolidated"]),

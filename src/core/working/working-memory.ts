@@ -147,6 +147,8 @@ export class WorkingMemory {
       ...(request.tags ? { tags: request.tags } : {}),
       ...(request.user_id ? { user_id: request.user_id } : {}),
       ...(request.agent_id ? { agent_id: request.agent_id } : {}),
+      // The episode remembers the session it was, so recall can be scoped to it.
+      session_id: session.session_id,
     });
     // Only after the memory is stored: a failure above leaves the session as it was.
     await store.discard(session.session_id, session);
