@@ -7,24 +7,13 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createHindsight, type Hindsight, isHindsightError } from "../src/index.js";
+import { freePort } from "./support/free-port.js";
 
 const REDIS_SERVER = ["/usr/bin/redis-server", "/usr/local/bin/redis-server"].find(existsSync);
 if (!REDIS_SERVER && process.env.CI === "true") {
   throw new Error("CI=true and no redis-server binary to start a private Redis");
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 function startRedis(port: number): Promise<ChildProcess> {

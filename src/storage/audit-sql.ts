@@ -7,24 +7,19 @@ import {
 } from "../core/audit.js";
 import type { SqlExecutor } from "./executor.js";
 
+/** All entries in one statement, whatever their number. */
 export async function recordAudit(
   db: SqlExecutor,
   entries: readonly NewAuditEntry[],
 ): Promise<void> {
-  for (const entry of entries) {
-    await db.query(
-      `INSERT INTO audit_log (at, operation, memory_id, layer, reason, details)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [
-        entry.at,
-        entry.operation,
-        entry.memory_id,
-        entry.layer,
-        entry.reason,
-        withoutContent(entry.details),
-      ],
-    );
-  }
+  if (entries.length === 0) return;
+  const rows = entries.map((entry) => ({ ...entry, details: withoutContent(entry.details) }));
+  await db.query(
+    `INSERT INTO audit_log (at, operation, memory_id, layer, reason, details)
+     SELECT at, operation, memory_id, layer, reason, details FROM jsonb_to_recordset($1::jsonb)
+       AS x(at timestamptz, operation text, memory_id uuid, layer text, reason text, details jsonb)`,
+    [JSON.stringify(rows)],
+  );
 }
 
 export async function listAudit(db: SqlExecutor, query: AuditQuery): Promise<AuditEntry[]> {

@@ -7,10 +7,10 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { chmod, chown, mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { freePort } from "./free-port.js";
 
 const run = promisify(execFile);
 
@@ -26,17 +26,6 @@ function binDir(): string | undefined {
 export const privatePostgresSkipReason: string | undefined = binDir()
   ? undefined
   : "no PostgreSQL server binaries under /usr/lib/postgresql";
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 export interface PrivatePostgres {
   url: string;

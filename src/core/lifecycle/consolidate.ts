@@ -63,13 +63,9 @@ async function patternsFor(
   return { method: "statistical", patterns: statisticalPatterns(group.task_type, window) };
 }
 
-export async function consolidate(
-  deps: LifecycleDeps,
-  taskType: string | undefined,
-  at: Date,
-): Promise<ConsolidateResult> {
-  const { consolidation } = deps.settings;
-  const result: ConsolidateResult = {
+/** A consolidation that created nothing (yet). */
+export function emptyConsolidation(): ConsolidateResult {
+  return {
     created: [],
     updated: [],
     merged: 0,
@@ -77,6 +73,15 @@ export async function consolidate(
     consolidated_episodes: 0,
     groups: [],
   };
+}
+
+export async function consolidate(
+  deps: LifecycleDeps,
+  taskType: string | undefined,
+  at: Date,
+): Promise<ConsolidateResult> {
+  const { consolidation } = deps.settings;
+  const result = emptyConsolidation();
   const groups = await deps.store.pendingEpisodeGroups(
     consolidation.minEpisodes,
     taskType,

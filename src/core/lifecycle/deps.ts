@@ -10,8 +10,8 @@ export interface LifecycleDeps {
   settings: LifecycleSettings;
   /** Absent with provider `none`: every step takes its deterministic fallback. */
   llm?: LanguageModel | undefined;
-  /** Counts and logs each fallback (`stats.llm.fallbacks`); only logged when absent. */
-  fallbacks?: LlmFallbacks;
+  /** Counts and logs each fallback (`stats.llm.fallbacks`). */
+  fallbacks: LlmFallbacks;
   /** The service's embedder, checked for dimensions. */
   embed(texts: string[]): Promise<Float32Array[]>;
 }
@@ -26,14 +26,7 @@ export async function withFallback<T>(
   try {
     return await call(deps.llm);
   } catch (error) {
-    if (deps.fallbacks) {
-      deps.fallbacks.record(purpose, error, { model: deps.llm.id });
-    } else {
-      deps.logger.warn(`language model failed for ${purpose}; using the fallback`, {
-        model: deps.llm.id,
-        error: error instanceof Error ? error.message : String(error),
-      });
-    }
+    deps.fallbacks.record(purpose, error, { model: deps.llm.id });
     return undefined;
   }
 }

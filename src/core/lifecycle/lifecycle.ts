@@ -8,7 +8,7 @@ import { ConsolidateInput, FeedbackInput, MaintainInput, MemoryIdInput } from ".
 import { parseInstant } from "../time-range.js";
 import type { MemoryLayer } from "../types.js";
 import { validate } from "../validate.js";
-import { type ConsolidateResult, consolidate } from "./consolidate.js";
+import { type ConsolidateResult, consolidate, emptyConsolidation } from "./consolidate.js";
 import type { LifecycleDeps } from "./deps.js";
 import { type AddedKnowledge, addKnowledge, type KnowledgeRequest } from "./knowledge.js";
 import type {
@@ -110,15 +110,7 @@ export class Lifecycle {
       consolidate(this.deps, request.task_type, at),
     );
     if (run.ran) return run.value;
-    return {
-      created: [],
-      updated: [],
-      merged: 0,
-      superseded: [],
-      consolidated_episodes: 0,
-      groups: [],
-      skipped: true,
-    };
+    return { ...emptyConsolidation(), skipped: true };
   }
 
   addKnowledge(request: KnowledgeRequest): Promise<AddedKnowledge> {
