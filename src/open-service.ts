@@ -48,6 +48,7 @@ export async function openService(
     candidateLimit: config.recall.candidateLimit,
     tokens: cl100k,
     lifecycle: config.lifecycle,
+    sharing: config.sharing,
     working: {
       store: working,
       budgetTokens: config.working.budgetTokens,

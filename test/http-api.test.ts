@@ -677,6 +677,13 @@ describe("failures of the store, the embedder and the code", () => {
       workingGet: fail,
       workingCompress: fail,
       workingEnd: fail,
+      grant: fail,
+      revoke: fail,
+      groups: fail,
+      setTrust: fail,
+      sources: fail,
+      quarantined: fail,
+      review: fail,
       close: async () => {},
     };
   }

@@ -15,6 +15,7 @@ import { registerMigrate } from "./commands/migrate.js";
 import { registerRecall } from "./commands/recall.js";
 import { registerRestore } from "./commands/restore.js";
 import { registerServe } from "./commands/serve.js";
+import { registerShare } from "./commands/share.js";
 import { registerStats } from "./commands/stats.js";
 import { registerStore } from "./commands/store.js";
 import { registerStoreFact } from "./commands/store-fact.js";
@@ -52,6 +53,7 @@ for (const register of [
   registerServe,
   registerEval,
   registerWorking,
+  registerShare,
 ]) {
   register(program);
 }

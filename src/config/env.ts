@@ -1,9 +1,11 @@
 /**
  * Builds the configuration from environment variables and CLI flags. Entry points only.
  */
+
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { ErrorCode, HindsightError } from "../core/errors.js";
+import type { TrustLevel } from "../core/sharing/types.js";
 import type { HindsightConfigInput } from "./schema.js";
 
 export interface ConfigFlags {
@@ -146,8 +148,10 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const lifecycle = lifecycleFromEnv(env);
   const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
   const databaseSchema = env.HINDSIGHT_DATABASE_SCHEMA;
+  const defaultTrust = env.HINDSIGHT_DEFAULT_TRUST?.trim().toLowerCase();
   return {
     ...(lifecycle ? { lifecycle } : {}),
+    ...(defaultTrust ? { sharing: { defaultTrust: defaultTrust as TrustLevel } } : {}),
     ...(databaseUrl ? { databaseUrl } : {}),
     ...(databaseSchema ? { databaseSchema } : {}),
     ...(tenant ? { tenant } : {}),

@@ -5,6 +5,8 @@
 import { z } from "zod";
 import { DEFAULT_LIFECYCLE as L } from "../core/lifecycle/settings.js";
 import { DEFAULT_RANKING } from "../core/ranking.js";
+import { DEFAULT_SHARING } from "../core/sharing/sharing.js";
+import { TRUST_LEVELS } from "../core/sharing/types.js";
 
 const HashEmbedderConfig = z.strictObject({ kind: z.literal("hash") });
 
@@ -210,6 +212,12 @@ export const HindsightConfig = z.strictObject({
       weights: DEFAULT_RANKING.weights,
     }),
   lifecycle: LifecycleConfig.prefault({}),
+  sharing: z
+    .strictObject({
+      /** Trust of sources nobody has rated: `low` quarantines their shared writes. */
+      defaultTrust: z.enum(TRUST_LEVELS).default(DEFAULT_SHARING.defaultTrust),
+    })
+    .prefault({}),
 });
 
 export type HindsightConfig = z.output<typeof HindsightConfig>;

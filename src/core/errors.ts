@@ -14,6 +14,8 @@ export const ErrorCode = {
   LLM_FAILED: "LLM_FAILED",
   /** Working memory's store (Redis) cannot be reached. */
   WORKING_MEMORY_UNAVAILABLE: "WORKING_MEMORY_UNAVAILABLE",
+  /** Shared memory refused the write: the agent is not in the group, or the source is blocked. */
+  PERMISSION_DENIED: "PERMISSION_DENIED",
   INTERNAL: "INTERNAL",
 } as const;
 

@@ -5,7 +5,6 @@
  */
 
 import type { AuditEntry } from "./audit.js";
-import type { AddedKnowledge } from "./lifecycle/knowledge.js";
 import type {
   ConsolidateResponse,
   FeedbackResult,
@@ -15,6 +14,8 @@ import type {
 import type { MemoryHistory, RestoreOutcome } from "./lifecycle/store-port.js";
 import type { MigrationReport } from "./ports.js";
 import type { RecallResponse } from "./service.js";
+import type { QuarantineList, SourcesList } from "./sharing/sharing.js";
+import type { Group, ReviewResult, SourceTrust, StoredKnowledge } from "./sharing/types.js";
 import type { SummaryResult } from "./summarize.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "./types.js";
 import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
@@ -22,7 +23,7 @@ import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./wo
 export interface MemoryApi {
   storeEpisodic(input: unknown): Promise<StoreResult>;
   storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }>;
-  storeSemantic(input: unknown): Promise<AddedKnowledge>;
+  storeSemantic(input: unknown): Promise<StoredKnowledge>;
   recall(input: unknown): Promise<RecallResponse>;
   forget(input: unknown): Promise<ForgetResult>;
   /** The audit log of destructive operations (forget, delete, merge, supersede, restore). */
@@ -42,6 +43,20 @@ export interface MemoryApi {
   workingCompress(input: unknown): Promise<WorkingContext>;
   /** Working memory: promotes the session to an episodic memory and clears it. */
   workingEnd(input: unknown): Promise<WorkingEndResult>;
+  /** Shared memory: adds agents to a group (creating it). */
+  grant(input: unknown): Promise<Group>;
+  /** Shared memory: removes agents from a group. */
+  revoke(input: unknown): Promise<Group>;
+  /** Shared memory: the groups and their members. */
+  groups(input?: unknown): Promise<{ groups: Group[] }>;
+  /** Shared memory: sets how far a source is trusted. */
+  setTrust(input: unknown): Promise<SourceTrust>;
+  /** Shared memory: the sources with a trust level, and the default for the others. */
+  sources(): Promise<SourcesList>;
+  /** Shared memory: writes from low-trust sources waiting for review. */
+  quarantined(input?: unknown): Promise<QuarantineList>;
+  /** Shared memory: confirms or rejects a shared memory. */
+  review(input: unknown): Promise<ReviewResult>;
   /** Resolves when the store answers; for health checks. */
   ping(): Promise<void>;
   /**
@@ -71,6 +86,13 @@ export const MEMORY_OPERATIONS = [
   "workingGet",
   "workingCompress",
   "workingEnd",
+  "grant",
+  "revoke",
+  "groups",
+  "setTrust",
+  "sources",
+  "quarantined",
+  "review",
   "ping",
   "migrate",
 ] as const satisfies readonly (keyof MemoryApi)[];

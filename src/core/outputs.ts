@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { AUDITED_OPERATIONS } from "./audit.js";
 import { MEMORY_EVENTS } from "./lifecycle/store-port.js";
+import { REVIEW_DECISIONS, REVIEW_STATUSES, TRUST_LEVELS } from "./sharing/types.js";
 import { LAYERS, OUTCOMES, STATUSES } from "./types.js";
 import { WorkingContextOutput } from "./working/schemas.js";
 
@@ -58,6 +59,20 @@ export const SemanticMemoryOutput = z.object({
     .uuid()
     .nullable()
     .describe("The newer memory that superseded this one; recall leaves superseded ones out."),
+  // Provenance of shared knowledge; all null for a private memory.
+  shared_group: Nullable.describe("The group of agents it is shared with."),
+  source_trust: z
+    .enum(["low", "normal", "high"])
+    .nullable()
+    .describe("The trust its source had when it was written."),
+  review_status: z
+    .enum(REVIEW_STATUSES)
+    .nullable()
+    .describe(
+      "quarantined: recalled only by its writer until confirmed; confirmed: by the group; rejected: by nobody.",
+    ),
+  reviewed_by: Nullable.describe("Who confirmed or rejected it."),
+  reviewed_at: Instant.nullable(),
 });
 
 export const ScoreSignalsOutput = z
@@ -268,6 +283,48 @@ export const StoreSemanticOutput = StoreOutput.extend({
     .array(z.uuid())
     .optional()
     .describe("Older facts it contradicts: they got valid_to and stay in their history."),
+  shared_group: z.string().optional().describe("The group it was shared with."),
+  review_status: z
+    .enum(REVIEW_STATUSES)
+    .optional()
+    .describe(
+      "Shared: quarantined (its source is low-trust; only the writer recalls it until a reviewer confirms it) or confirmed.",
+    ),
+});
+
+export const GroupOutput = z.object({
+  group: z.string(),
+  members: z.array(z.object({ agent_id: z.string(), granted_at: Instant })),
+});
+
+export const GroupsOutput = z.object({ groups: z.array(GroupOutput) });
+
+export const SourceTrustOutput = z.object({
+  source: z.string(),
+  trust: z.enum(TRUST_LEVELS),
+  note: Nullable,
+  updated_at: Instant,
+});
+
+export const SourcesOutput = z.object({
+  sources: z.array(SourceTrustOutput),
+  default_trust: z.enum(TRUST_LEVELS).describe("The trust of a source not in the list."),
+});
+
+export const QuarantineOutput = z.object({
+  memories: z
+    .array(SemanticMemoryOutput.extend({ layer: z.literal("semantic") }))
+    .describe("Quarantined shared memories, oldest first."),
+});
+
+export const ReviewOutput = z.object({
+  id: z.uuid(),
+  decision: z.enum(REVIEW_DECISIONS),
+  review_status: z.enum(REVIEW_STATUSES),
+  shared_group: z.string(),
+  reviewed_by: z.string(),
+  reviewed_at: Instant,
+  changed: z.boolean().describe("False when it already had this status."),
 });
 
 export const FeedbackOutput = z.object({
@@ -313,8 +370,12 @@ export const AuditOutput = z.object({
         seq: z.number().int(),
         at: Instant,
         operation: z.enum(AUDITED_OPERATIONS),
-        memory_id: z.uuid(),
-        layer: z.enum(LAYERS),
+        memory_id: z.uuid().nullable().describe("Null for grants, revocations and trust changes."),
+        layer: z.enum(LAYERS).nullable(),
+        target: z
+          .string()
+          .nullable()
+          .describe("The group (grant, revoke) or source (trust) concerned."),
         reason: z.string(),
         details: z
           .record(z.string(), z.unknown())

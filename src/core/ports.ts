@@ -5,6 +5,7 @@
 import type { AuditEntry, AuditQuery } from "./audit.js";
 import type { CorpusStats } from "./bm25.js";
 import type { LifecycleStore, SemanticChange } from "./lifecycle/store-port.js";
+import type { SharingStore } from "./sharing/ports.js";
 import type {
   EpisodicMemory,
   ForgetResult,
@@ -110,7 +111,7 @@ export interface MigrationReport {
 }
 
 /** Storage port. One SQL implementation serves both PGlite and PostgreSQL. */
-export interface MemoryStore extends LifecycleStore {
+export interface MemoryStore extends LifecycleStore, SharingStore {
   /** Human-readable location, credentials removed: `pglite:/home/u/.hindsight/data`. */
   readonly description: string;
   /** Applies pending migrations and checks the embedder recorded in the database. */

@@ -176,6 +176,11 @@ export const StoreSemanticInput = z.strictObject({
     .max(1000)
     .optional()
     .describe("Episodic memories this knowledge was drawn from (provenance)."),
+  shared_group: optionalText(LIMITS.scopeChars).describe(
+    "Share it with this group of agents (granted with `share grant`): requires `source`. " +
+      "Writes from a low-trust source are quarantined, recalled only by their writer, until a " +
+      "reviewer confirms them.",
+  ),
   ...scope,
 });
 export type StoreSemanticInput = z.infer<typeof StoreSemanticInput>;
@@ -245,8 +250,13 @@ export const AuditInput = z.strictObject({
   operation: z
     .enum(AUDITED_OPERATIONS)
     .optional()
-    .describe("forget (soft), delete (hard), merge, supersede or restore."),
+    .describe(
+      "forget (soft), delete (hard), merge, supersede, restore; shared memory: confirm, reject, grant, revoke, trust.",
+    ),
   memory_id: z.uuid().optional().describe("Entries about this memory only."),
+  target: optionalText(LIMITS.scopeChars).describe(
+    "Entries about this group (grant, revoke) or source (trust) only.",
+  ),
   limit: z
     .number()
     .int()

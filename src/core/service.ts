@@ -7,7 +7,6 @@ import type { AuditEntry } from "./audit.js";
 import { mapConcurrent } from "./concurrency.js";
 import { interactionMetadata, summariseInteraction } from "./episode-summary.js";
 import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
-import type { AddedKnowledge } from "./lifecycle/knowledge.js";
 import {
   type ConsolidateResponse,
   type FeedbackResult,
@@ -49,6 +48,14 @@ import {
   SummarizeInput,
 } from "./schemas.js";
 import { queryClauses, queryTerms, searchText } from "./search-text.js";
+import {
+  DEFAULT_SHARING,
+  type QuarantineList,
+  SharedMemory,
+  type SharingSettings,
+  type SourcesList,
+} from "./sharing/sharing.js";
+import type { Group, ReviewResult, SourceTrust, StoredKnowledge } from "./sharing/types.js";
 import { type SummaryResult, summarizeMemories, type TokenCounter } from "./summarize.js";
 import { findTimeExpressions, stripTimeExpressions } from "./time-expressions.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
@@ -83,6 +90,8 @@ export interface MemoryServiceOptions {
   working?: { store: WorkingMemoryStore; budgetTokens: number; ttlSeconds: number };
   /** Decay, consolidation, deduplication; defaults to DEFAULT_LIFECYCLE. */
   lifecycle?: LifecycleSettings;
+  /** Shared memory's default trust; defaults to DEFAULT_SHARING. */
+  sharing?: SharingSettings;
 }
 
 /** Interactions summarised at once in a batch store: a small limit spares rate limits. */
@@ -151,6 +160,7 @@ export class MemoryService implements MemoryApi {
   private readonly lifecycle: Lifecycle;
   private readonly fallbacks: LlmFallbacks;
   private readonly working: WorkingMemory | undefined;
+  private readonly shared: SharedMemory;
 
   constructor(options: MemoryServiceOptions) {
     this.options = options;
@@ -166,6 +176,12 @@ export class MemoryService implements MemoryApi {
       llm: options.llm,
       fallbacks: this.fallbacks,
       embed: (texts) => this.embed(texts),
+    });
+    this.shared = new SharedMemory({
+      store: options.store,
+      clock: options.clock,
+      logger: options.logger,
+      settings: options.sharing ?? DEFAULT_SHARING,
     });
     this.working =
       options.working &&
@@ -253,8 +269,9 @@ export class MemoryService implements MemoryApi {
    * near-duplicate merges into the memory it repeats; a contradiction supersedes the older
    * fact (see lifecycle/knowledge).
    */
-  async storeSemantic(input: unknown): Promise<AddedKnowledge> {
+  async storeSemantic(input: unknown): Promise<StoredKnowledge> {
     const item = validate(StoreSemanticInput, isoDates(input));
+    const sharing = await this.shared.admit(item);
     const [embedding] = await this.embed([`${item.key_text} ${item.value_text}`]);
     const now = this.clock.now();
     const id = item.id ?? randomUUID();
@@ -273,8 +290,46 @@ export class MemoryService implements MemoryApi {
       embedding: embedding!,
       search_text: searchText([item.key_text, item.value_text, ...(item.tags ?? [])]),
       source_episode_ids: [...new Set(item.source_episode_ids ?? [])],
+      ...sharing,
     };
-    return this.lifecycle.addKnowledge({ row, requestId: item.id, reason: "stored" });
+    const added = await this.lifecycle.addKnowledge({ row, requestId: item.id, reason: "stored" });
+    if (sharing.shared_group === null) return added;
+    if (sharing.review_status === "quarantined") {
+      this.options.logger.info("shared memory quarantined until reviewed", {
+        id: added.id,
+        group: sharing.shared_group,
+        source: item.source,
+      });
+    }
+    return {
+      ...added,
+      shared_group: sharing.shared_group,
+      review_status: sharing.review_status ?? "confirmed",
+    };
+  }
+
+  // ---- Shared memory: groups, source trust, quarantine and reviews (see sharing/).
+
+  grant(input: unknown): Promise<Group> {
+    return this.shared.grant(input);
+  }
+  revoke(input: unknown): Promise<Group> {
+    return this.shared.revoke(input);
+  }
+  groups(input: unknown = {}): Promise<{ groups: Group[] }> {
+    return this.shared.groups(input);
+  }
+  setTrust(input: unknown): Promise<SourceTrust> {
+    return this.shared.setTrust(input);
+  }
+  sources(): Promise<SourcesList> {
+    return this.shared.sources();
+  }
+  quarantined(input: unknown = {}): Promise<QuarantineList> {
+    return this.shared.quarantined(input);
+  }
+  review(input: unknown): Promise<ReviewResult> {
+    return this.shared.review(input);
   }
 
   /** Finds the memories most relevant to a query, best first, none below the score floor. */
@@ -408,6 +463,7 @@ export class MemoryService implements MemoryApi {
       ...(request.until ? { until: parseInstant(request.until)! } : {}),
       ...(request.operation ? { operation: request.operation } : {}),
       ...(request.memory_id ? { memory_id: request.memory_id } : {}),
+      ...(request.target ? { target: request.target } : {}),
       limit: request.limit,
     });
     return { entries };

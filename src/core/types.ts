@@ -2,6 +2,8 @@
  * Domain types. Field names are snake_case because they are the public wire format of the
  * CLI, REST and MCP surfaces and the column names of the database: one name everywhere.
  */
+import type { Sharing } from "./sharing/types.js";
+
 export const OUTCOMES = ["success", "failure", "partial"] as const;
 export type Outcome = (typeof OUTCOMES)[number];
 
@@ -41,7 +43,7 @@ export interface EpisodicMemory extends MemoryScope {
   status: MemoryStatus;
 }
 
-export interface SemanticMemory extends MemoryScope {
+export interface SemanticMemory extends MemoryScope, Sharing {
   id: string;
   key_text: string;
   value_text: string;

@@ -4,7 +4,6 @@
 
 import { createConnection, type Socket } from "node:net";
 import type { AuditEntry } from "../core/audit.js";
-import type { AddedKnowledge } from "../core/lifecycle/knowledge.js";
 import type {
   ConsolidateResponse,
   FeedbackResult,
@@ -15,6 +14,8 @@ import type { MemoryHistory, RestoreOutcome } from "../core/lifecycle/store-port
 import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
 import type { MigrationReport } from "../core/ports.js";
 import type { RecallResponse } from "../core/service.js";
+import type { QuarantineList, SourcesList } from "../core/sharing/sharing.js";
+import type { Group, ReviewResult, SourceTrust, StoredKnowledge } from "../core/sharing/types.js";
 import type { SummaryResult } from "../core/summarize.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "../core/types.js";
 import type {
@@ -124,7 +125,7 @@ export class RpcMemory implements MemoryApi {
   storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }> {
     return this.call("storeEpisodicBatch", inputs);
   }
-  storeSemantic(input: unknown): Promise<AddedKnowledge> {
+  storeSemantic(input: unknown): Promise<StoredKnowledge> {
     return this.call("storeSemantic", input);
   }
   recall(input: unknown): Promise<RecallResponse> {
@@ -169,6 +170,27 @@ export class RpcMemory implements MemoryApi {
   }
   workingEnd(input: unknown): Promise<WorkingEndResult> {
     return this.call("workingEnd", input);
+  }
+  grant(input: unknown): Promise<Group> {
+    return this.call("grant", input);
+  }
+  revoke(input: unknown): Promise<Group> {
+    return this.call("revoke", input);
+  }
+  groups(input: unknown = {}): Promise<{ groups: Group[] }> {
+    return this.call("groups", input);
+  }
+  setTrust(input: unknown): Promise<SourceTrust> {
+    return this.call("setTrust", input);
+  }
+  sources(): Promise<SourcesList> {
+    return this.call("sources");
+  }
+  quarantined(input: unknown = {}): Promise<QuarantineList> {
+    return this.call("quarantined", input);
+  }
+  review(input: unknown): Promise<ReviewResult> {
+    return this.call("review", input);
   }
   async ping(): Promise<void> {
     await this.call("ping");

@@ -11,7 +11,6 @@ import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { AuditEntry } from "../core/audit.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
-import type { AddedKnowledge } from "../core/lifecycle/knowledge.js";
 import type {
   ConsolidateResponse,
   FeedbackResult,
@@ -22,6 +21,8 @@ import type { MemoryHistory, RestoreOutcome } from "../core/lifecycle/store-port
 import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger, MigrationReport } from "../core/ports.js";
 import type { RecallResponse } from "../core/service.js";
+import type { QuarantineList, SourcesList } from "../core/sharing/sharing.js";
+import type { Group, ReviewResult, SourceTrust, StoredKnowledge } from "../core/sharing/types.js";
 import type { SummaryResult } from "../core/summarize.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "../core/types.js";
 import type {
@@ -153,7 +154,7 @@ export class SharedEmbeddedMemory implements MemoryApi {
     const requests = Array.isArray(inputs) ? inputs.map(withId) : inputs;
     return this.call((api) => api.storeEpisodicBatch(requests));
   }
-  storeSemantic(input: unknown): Promise<AddedKnowledge> {
+  storeSemantic(input: unknown): Promise<StoredKnowledge> {
     const request = withId(input);
     return this.call((api) => api.storeSemantic(request));
   }
@@ -201,6 +202,27 @@ export class SharedEmbeddedMemory implements MemoryApi {
   }
   workingEnd(input: unknown): Promise<WorkingEndResult> {
     return this.call((api) => api.workingEnd(input));
+  }
+  grant(input: unknown): Promise<Group> {
+    return this.call((api) => api.grant(input));
+  }
+  revoke(input: unknown): Promise<Group> {
+    return this.call((api) => api.revoke(input));
+  }
+  groups(input: unknown = {}): Promise<{ groups: Group[] }> {
+    return this.call((api) => api.groups(input));
+  }
+  setTrust(input: unknown): Promise<SourceTrust> {
+    return this.call((api) => api.setTrust(input));
+  }
+  sources(): Promise<SourcesList> {
+    return this.call((api) => api.sources());
+  }
+  quarantined(input: unknown = {}): Promise<QuarantineList> {
+    return this.call((api) => api.quarantined(input));
+  }
+  review(input: unknown): Promise<ReviewResult> {
+    return this.call((api) => api.review(input));
   }
   ping(): Promise<void> {
     return this.call((api) => api.ping());

@@ -59,8 +59,8 @@ const NAMED = new Map<z.ZodType, string>(
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Invalid input; `field` names the input at fault.",
   401: "Missing or wrong API key.",
-  403: "Host or Origin not allowed.",
-  404: "No memory with that id.",
+  403: "Host or Origin not allowed (FORBIDDEN), or shared memory refused the write (PERMISSION_DENIED).",
+  404: "No memory with that id, or no group with that name.",
   413: "Request body too large.",
   429: "Too many requests from this client; retry after `Retry-After` seconds.",
   500: "Server failure or misconfiguration.",
@@ -206,6 +206,10 @@ export function buildOpenApiDocument(
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     tags: [
       { name: "memories", description: "Store, recall, summarise and forget memories." },
+      {
+        name: "sharing",
+        description: "Memory shared across agents: groups, source trust, quarantine and review.",
+      },
       { name: "mcp", description: "Model Context Protocol over Streamable HTTP." },
       { name: "operations", description: "Health, metrics and this document." },
     ],

@@ -14,7 +14,11 @@ import type { Logger } from "../core/ports.js";
 export const ERROR_META_KEY = "hindsight/error";
 
 /** Codes the caller caused and can fix: their message is safe and useful to show. */
-const CALLER_CODES: ReadonlySet<ErrorCode> = new Set(["INVALID_INPUT", "NOT_FOUND"]);
+const CALLER_CODES: ReadonlySet<ErrorCode> = new Set([
+  "INVALID_INPUT",
+  "NOT_FOUND",
+  "PERMISSION_DENIED",
+]);
 
 /** What the model is told about our own failures, without internals. */
 const INTERNAL_REASONS: Partial<Record<ErrorCode, string>> = {

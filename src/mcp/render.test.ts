@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { PRIVATE } from "../core/sharing/types.js";
 import type { RecalledMemory } from "../core/types.js";
 import { DATA_NOTICE, neutralise, renderRecall, renderSummary } from "./render.js";
 
@@ -47,6 +48,7 @@ const semantic: RecalledMemory = {
   status: "active",
   decay_score: 1,
   superseded_by: null,
+  ...PRIVATE,
   ...scope,
 };
 

@@ -23,6 +23,20 @@ const EVENT_TIME: Record<MemoryLayer, string> = {
   semantic: "COALESCE(u.last_accessed_at, m.updated_at)",
 };
 
+/**
+ * Which semantic memories a recall may see. An agent sees its own, quarantined ones included,
+ * and the confirmed knowledge of every group it has been granted; a recall for no agent sees
+ * all confirmed and private knowledge. Quarantined knowledge reaches nobody else, rejected
+ * knowledge nobody at all.
+ */
+function sharedVisibility(agentId: string | undefined, bind: (value: unknown) => string): string {
+  if (agentId === undefined) return "COALESCE(m.review_status, 'confirmed') = 'confirmed'";
+  const agent = bind(agentId);
+  return `((m.agent_id = ${agent} AND COALESCE(m.review_status, 'confirmed') <> 'rejected')
+    OR (m.review_status = 'confirmed' AND m.shared_group IN
+        (SELECT g.group_name FROM group_members g WHERE g.agent_id = ${agent})))`;
+}
+
 function whereClause(
   layer: MemoryLayer,
   filter: CandidateFilter,
@@ -32,7 +46,8 @@ function whereClause(
   if (!filter.include_archived) conditions.push("m.status = 'active'");
   if (filter.task_type !== undefined) conditions.push(`m.task_type = ${bind(filter.task_type)}`);
   if (filter.user_id !== undefined) conditions.push(`m.user_id = ${bind(filter.user_id)}`);
-  if (filter.agent_id !== undefined) conditions.push(`m.agent_id = ${bind(filter.agent_id)}`);
+  if (layer === "semantic") conditions.push(sharedVisibility(filter.agent_id, bind));
+  else if (filter.agent_id !== undefined) conditions.push(`m.agent_id = ${bind(filter.agent_id)}`);
   if (filter.session_id !== undefined) {
     conditions.push(`m.session_id = ${bind(filter.session_id)}`);
   }

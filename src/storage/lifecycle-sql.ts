@@ -135,6 +135,8 @@ const AUDITED_EVENTS: Partial<Record<MemoryEventKind, AuditedOperation>> = {
   merged: "merge",
   superseded: "supersede",
   restored: "restore",
+  confirmed: "confirm",
+  rejected: "reject",
 };
 
 export async function recordEvents(
@@ -328,10 +330,16 @@ export async function history(db: SqlExecutor, id: string): Promise<MemoryHistor
 const normaliseKey = (param: string) =>
   `lower(btrim(regexp_replace(${param}::text, '[[:space:][:punct:]]+', ' ', 'g')))`;
 
-/** Scope columns compared null-safely: no scope is a scope of its own. */
+/**
+ * Scope columns compared null-safely: no scope is a scope of its own. Knowledge shared with a
+ * group is compared with the group's confirmed knowledge whoever wrote it; quarantined
+ * knowledge is never merged into nor superseded.
+ */
 const SAME_SCOPE = `m.status = 'active' AND m.valid_to IS NULL
   AND m.task_type IS NOT DISTINCT FROM $3 AND m.user_id IS NOT DISTINCT FROM $4
-  AND m.agent_id IS NOT DISTINCT FROM $5`;
+  AND m.shared_group IS NOT DISTINCT FROM $7
+  AND ($7::text IS NOT NULL OR m.agent_id IS NOT DISTINCT FROM $5)
+  AND COALESCE(m.review_status, 'confirmed') = 'confirmed'`;
 
 /** The nearest current memories of the scope, plus any with the same key. */
 export function semanticNeighbours(
@@ -341,7 +349,7 @@ export function semanticNeighbours(
   return db.query<SemanticNeighbour>(
     `SELECT m.id, m.key_text, m.value_text, m.confidence::float8 AS confidence, m.tags, m.metadata,
             (1 - (m.embedding <=> $1::vector))::float8 AS similarity,
-            m.key_norm = ${normaliseKey("$2")} AS same_key
+            m.key_norm = ${normaliseKey("$2")} AS same_key, m.source_trust
      FROM semantic_memories m
      WHERE m.id IN (
        (SELECT m.id FROM semantic_memories m WHERE ${SAME_SCOPE}
@@ -357,6 +365,7 @@ export function semanticNeighbours(
       query.user_id,
       query.agent_id,
       query.limit,
+      query.shared_group,
     ],
   );
 }

@@ -256,10 +256,64 @@ const sessionScope: Migration = {
   `,
 };
 
+/*
+ * Memory shared across agents. Groups are named sets of agents, joined by explicit grants. A
+ * semantic memory written for a group carries the group and the trust its source had then;
+ * `review_status` says whether others may recall it: 'quarantined' until a reviewer confirms
+ * it (writes from low-trust sources), 'confirmed', or 'rejected' (kept, never recalled).
+ * Private memories have no group and no review status. The audit log also records grants,
+ * revocations, trust changes and reviews, which concern a group or a source (`target`) rather
+ * than one memory.
+ */
+const sharedMemory: Migration = {
+  version: 6,
+  name: "shared memory",
+  sql: () => `
+    CREATE TABLE group_members (
+      group_name text NOT NULL,
+      agent_id text NOT NULL,
+      granted_at timestamptz NOT NULL,
+      PRIMARY KEY (group_name, agent_id)
+    );
+    CREATE INDEX group_members_agent_idx ON group_members (agent_id);
+
+    CREATE TABLE source_trust (
+      source text PRIMARY KEY,
+      trust text NOT NULL CHECK (trust IN ('blocked', 'low', 'normal', 'high')),
+      note text,
+      updated_at timestamptz NOT NULL
+    );
+
+    ALTER TABLE semantic_memories ADD COLUMN shared_group text;
+    ALTER TABLE semantic_memories ADD COLUMN source_trust text
+      CHECK (source_trust IN ('low', 'normal', 'high'));
+    ALTER TABLE semantic_memories ADD COLUMN review_status text
+      CHECK (review_status IN ('quarantined', 'confirmed', 'rejected'));
+    ALTER TABLE semantic_memories ADD COLUMN reviewed_by text;
+    ALTER TABLE semantic_memories ADD COLUMN reviewed_at timestamptz;
+    CREATE INDEX semantic_shared_idx ON semantic_memories (shared_group, review_status)
+      WHERE shared_group IS NOT NULL;
+
+    ALTER TABLE memory_events DROP CONSTRAINT memory_events_event_check;
+    ALTER TABLE memory_events ADD CONSTRAINT memory_events_event_check CHECK (event IN (
+      'created', 'merged', 'superseded', 'archived', 'reactivated', 'restored', 'feedback',
+      'consolidated', 'confirmed', 'rejected'));
+
+    ALTER TABLE audit_log DROP CONSTRAINT audit_log_operation_check;
+    ALTER TABLE audit_log ADD CONSTRAINT audit_log_operation_check CHECK (operation IN (
+      'forget', 'delete', 'merge', 'supersede', 'restore',
+      'confirm', 'reject', 'grant', 'revoke', 'trust'));
+    ALTER TABLE audit_log ALTER COLUMN memory_id DROP NOT NULL;
+    ALTER TABLE audit_log ALTER COLUMN layer DROP NOT NULL;
+    ALTER TABLE audit_log ADD COLUMN target text;
+  `,
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   initial,
   lifecycle,
   workingMemoryFallback,
   auditLog,
   sessionScope,
+  sharedMemory,
 ];

@@ -31,7 +31,8 @@ export const COLUMNS: Record<MemoryLayer, string> = {
     m.updated_at, u.last_accessed_at AS last_used_at, m.valid_from, m.valid_to, m.metadata,
     m.tags, m.source, m.subject, m.user_id, m.agent_id, m.session_id,
     COALESCE(u.access_count, 0) AS access_count, m.status,
-    COALESCE(l.decay_score, 1) AS decay_score, m.superseded_by`,
+    COALESCE(l.decay_score, 1) AS decay_score, m.superseded_by, m.shared_group, m.source_trust,
+    m.review_status, m.reviewed_by, m.reviewed_at`,
 };
 
 /** The tables COLUMNS reads, for a memory table aliased `m`. */

@@ -28,6 +28,8 @@ import type {
   NewSemantic,
   StoredMemory,
 } from "../core/ports.js";
+import type { MembershipChange, ReviewRequest } from "../core/sharing/ports.js";
+import type { Group, ReviewResult, SourceTrust, TrustLevel } from "../core/sharing/types.js";
 import type {
   EpisodicMemory,
   ForgetResult,
@@ -42,6 +44,7 @@ import * as lifecycle from "./lifecycle-sql.js";
 import { migrate } from "./migrate.js";
 import { COLUMNS, joinsOf, TABLE, toStored } from "./rows.js";
 import { type CorpusSize, needsAnalyze, termsOf, updateCorpus } from "./search-index.js";
+import * as sharing from "./sharing-sql.js";
 
 /** Rows per INSERT statement: well under PostgreSQL's 65 535 bind parameters. */
 const INSERT_BATCH = 500;
@@ -87,6 +90,11 @@ function semanticColumns(row: NewSemantic): Record<string, unknown> {
     updated_at: row.updated_at,
     valid_from: row.valid_from,
     valid_to: row.valid_to,
+    shared_group: row.shared_group,
+    source_trust: row.source_trust,
+    review_status: row.review_status,
+    reviewed_by: row.reviewed_by,
+    reviewed_at: row.reviewed_at,
   };
 }
 
@@ -307,6 +315,48 @@ export class SqlMemoryStore implements MemoryStore {
 
   audit(query: AuditQuery): Promise<AuditEntry[]> {
     return this.guard("reading the audit log", () => listAudit(this.driver, query));
+  }
+
+  grant(change: MembershipChange): Promise<Group> {
+    return this.guard("granting group membership", () =>
+      this.driver.transaction((tx) => sharing.grantMembers(tx, change)),
+    );
+  }
+
+  revoke(change: MembershipChange): Promise<Group> {
+    return this.guard("revoking group membership", () =>
+      this.driver.transaction((tx) => sharing.revokeMembers(tx, change)),
+    );
+  }
+
+  groups(group?: string): Promise<Group[]> {
+    return this.guard("reading groups", () => sharing.listGroups(this.driver, group));
+  }
+
+  setTrust(entry: SourceTrust): Promise<SourceTrust> {
+    return this.guard("setting a source's trust", () =>
+      this.driver.transaction((tx) => sharing.setSourceTrust(tx, entry)),
+    );
+  }
+
+  trustOf(source: string): Promise<TrustLevel | undefined> {
+    return this.guard("reading a source's trust", () => sharing.trustOf(this.driver, source));
+  }
+
+  listTrust(): Promise<SourceTrust[]> {
+    return this.guard("reading source trust", () => sharing.listTrust(this.driver));
+  }
+
+  quarantined(query: { group?: string; limit: number }): Promise<SemanticMemory[]> {
+    return this.guard("reading quarantined memories", () =>
+      sharing.listQuarantined(this.driver, query),
+    );
+  }
+
+  review(request: ReviewRequest): Promise<ReviewResult | "not_shared" | undefined> {
+    return this.guard("reviewing a shared memory", () =>
+      this.driver.transaction((tx) => sharing.reviewShared(tx, request)),
+    );
   }
 
   counts(layer: MemoryLayer): Promise<LayerCounts> {

@@ -13,6 +13,7 @@ import { createMcpHttpHandler } from "../../src/mcp/http.js";
 
 export const TOOL_NAMES = [
   "memory_store",
+  "memory_store_fact",
   "memory_recall",
   "memory_forget",
   "memory_summarize",

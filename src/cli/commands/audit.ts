@@ -8,6 +8,7 @@ interface AuditOptions {
   until?: string;
   operation?: string;
   memory?: string;
+  target?: string;
   limit?: string;
   json?: boolean;
 }
@@ -15,11 +16,17 @@ interface AuditOptions {
 export function registerAudit(program: Command): void {
   program
     .command("audit")
-    .description("show the audit log: forgets, deletes, merges, supersedes and restores")
+    .description(
+      "show the audit log: forgets, deletes, merges, supersedes, restores, and shared memory's reviews, grants and trust changes",
+    )
     .option("--since <iso>", "entries at or after this time")
     .option("--until <iso>", "entries before this time")
-    .option("--operation <op>", "forget | delete | merge | supersede | restore")
+    .option(
+      "--operation <op>",
+      "forget | delete | merge | supersede | restore | confirm | reject | grant | revoke | trust",
+    )
     .option("--memory <id>", "entries about this memory only")
+    .option("--target <name>", "entries about this group or source only")
     .option("--limit <n>", "at most this many, newest first (default 100)")
     .option("--json", "print the result as JSON")
     .action(async (options: AuditOptions, command: Command) => {
@@ -31,6 +38,7 @@ export function registerAudit(program: Command): void {
           until: "--until",
           operation: "--operation",
           memory_id: "--memory",
+          target: "--target",
           limit: "--limit",
         },
         async (memory) => {
@@ -40,6 +48,7 @@ export function registerAudit(program: Command): void {
               until: options.until,
               operation: options.operation,
               memory_id: options.memory,
+              target: options.target,
               limit: numeric(options.limit),
             }),
           );
@@ -49,7 +58,7 @@ export function registerAudit(program: Command): void {
               : result.entries
                   .map(
                     (e) =>
-                      `${e.at.toISOString()}  ${e.operation.padEnd(9)} ${e.layer.padEnd(8)} ${e.memory_id}  ${e.reason}`,
+                      `${e.at.toISOString()}  ${e.operation.padEnd(9)} ${(e.layer ?? "").padEnd(8)} ${e.memory_id ?? e.target}  ${e.reason}`,
                   )
                   .join("\n"),
           );

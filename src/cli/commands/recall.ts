@@ -41,7 +41,14 @@ function describe(result: RecalledMemory): string {
     const when = result.occurred_at.toISOString().slice(0, 16).replace("T", " ");
     return `${head}  ${result.task_type}  ${result.outcome}  ${when}\n    ${result.summary}`;
   }
-  return `${head}  confidence ${result.confidence}\n    ${result.key_text}\n    → ${result.value_text}`;
+  const fact = `${head}  confidence ${result.confidence}\n    ${result.key_text}\n    → ${result.value_text}`;
+  if (result.shared_group === null) return fact;
+  // Shared knowledge says where it came from, so a reader can weigh it.
+  const writer = result.agent_id ? ` by ${result.agent_id}` : "";
+  const review = result.reviewed_by
+    ? `${result.review_status} by ${result.reviewed_by}`
+    : result.review_status;
+  return `${fact}\n    shared with ${result.shared_group}: from ${result.source} (trust ${result.source_trust})${writer}, ${review}`;
 }
 
 function explain(result: RecalledMemory): string {

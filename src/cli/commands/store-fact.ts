@@ -16,6 +16,7 @@ const FLAGS = {
   agent_id: "--agent",
   session_id: "--session",
   source_episode_ids: "--sources",
+  shared_group: "--shared-group",
 };
 
 interface StoreFactOptions {
@@ -31,6 +32,7 @@ interface StoreFactOptions {
   agent?: string;
   session?: string;
   sources?: string;
+  sharedGroup?: string;
   json?: boolean;
 }
 
@@ -50,6 +52,10 @@ export function registerStoreFact(program: Command): void {
     .option("--agent <id>", "agent id scope")
     .option("--session <id>", "session id scope (conversation or task run)")
     .option("--sources <ids>", "comma-separated ids of the episodic memories it was drawn from")
+    .option(
+      "--shared-group <group>",
+      "share it with this group of agents (needs --source; low-trust sources are quarantined)",
+    )
     .option("--json", "print the result as JSON")
     .action(async (options: StoreFactOptions, command: Command) => {
       await withHindsight(command, options, FLAGS, async (memory) => {
@@ -67,15 +73,24 @@ export function registerStoreFact(program: Command): void {
             agent_id: options.agent,
             session_id: options.session,
             source_episode_ids: csv(options.sources),
+            shared_group: options.sharedGroup,
           }),
         );
-        printResult(result, options, () =>
-          result.merged_into
-            ? `${result.id}\nmerged into this existing memory, which said nearly the same`
-            : result.superseded
-              ? `${result.id}\nsupersedes ${result.superseded.join(", ")}`
-              : result.id,
-        );
+        printResult(result, options, () => {
+          const lines = [result.id];
+          if (result.merged_into) {
+            lines.push("merged into this existing memory, which said nearly the same");
+          }
+          if (result.superseded) lines.push(`supersedes ${result.superseded.join(", ")}`);
+          if (result.review_status === "quarantined") {
+            lines.push(
+              `quarantined: only its writer recalls it until confirmed (hindsight share confirm ${result.id} --by <reviewer>)`,
+            );
+          } else if (result.shared_group) {
+            lines.push(`shared with ${result.shared_group}`);
+          }
+          return lines.join("\n");
+        });
       });
     });
 }

@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import type { NewSemantic } from "../ports.js";
 import { searchText } from "../search-text.js";
+import { PRIVATE } from "../sharing/types.js";
 import { type LifecycleDeps, withFallback } from "./deps.js";
 import { addKnowledge } from "./knowledge.js";
 import { extractPatterns } from "./llm-tasks.js";
@@ -105,6 +106,7 @@ export async function consolidate(
         updated_at: at,
         valid_from: at,
         valid_to: null,
+        ...PRIVATE,
         metadata: {
           consolidation: {
             method,

@@ -6,6 +6,7 @@
 import { wordTokens } from "../../text/tokenize.js";
 import type { NewSemantic } from "../ports.js";
 import { searchText } from "../search-text.js";
+import { mayOverride } from "../sharing/types.js";
 import type { JsonObject } from "../types.js";
 import { type LifecycleDeps, withFallback } from "./deps.js";
 import { type Fact, findContradicted, mergeFacts } from "./llm-tasks.js";
@@ -131,11 +132,19 @@ export async function addKnowledge(
     task_type: row.task_type,
     user_id: row.user_id,
     agent_id: row.agent_id,
+    shared_group: row.shared_group,
     limit: NEIGHBOURS,
   });
   // The same id stored before: a retried request, stored once.
   if (found.some((n) => n.id === row.id)) return { id: row.id };
-  const neighbours = found;
+  // Quarantined knowledge touches nothing until it is confirmed, and shared knowledge never
+  // rewrites what a more trusted source said: a poisoned write stays beside the truth.
+  const neighbours =
+    row.review_status === "quarantined"
+      ? []
+      : found.filter(
+          (n) => row.source_trust === null || mayOverride(row.source_trust, n.source_trust),
+        );
   const superseded = await contradicted(deps, row, neighbours);
   if (superseded.ids.length === 0) {
     const duplicate = neighbours.find(

@@ -3,6 +3,7 @@
  * Every operation is set-based SQL in the store: maintenance touches each memory in one
  * statement per layer, never row by row.
  */
+import type { StoredTrust } from "../sharing/types.js";
 import type { JsonObject, MemoryLayer, MemoryStatus, Outcome } from "../types.js";
 
 export interface DecayParameters {
@@ -34,6 +35,9 @@ export const MEMORY_EVENTS = [
   "restored",
   "feedback",
   "consolidated",
+  // Shared memory reviewed: quarantined knowledge confirmed for the group, or rejected.
+  "confirmed",
+  "rejected",
 ] as const;
 export type MemoryEventKind = (typeof MEMORY_EVENTS)[number];
 
@@ -70,6 +74,8 @@ export interface SemanticNeighbour {
   similarity: number;
   /** The normalised keys are equal (case, spaces and punctuation folded). */
   same_key: boolean;
+  /** Shared knowledge: the trust its source had (see sharing); null when private. */
+  source_trust: StoredTrust | null;
 }
 
 export interface SemanticScope {
@@ -79,6 +85,8 @@ export interface SemanticScope {
 }
 
 export interface NeighbourQuery extends SemanticScope {
+  /** Shared knowledge is compared with the group's confirmed knowledge, whoever wrote it. */
+  shared_group: string | null;
   embedding: Float32Array;
   key_text: string;
   limit: number;

@@ -9,6 +9,10 @@ export const storeFactRoute: RouteSpec = {
   path: "/v1/facts",
   operationId: "storeSemantic",
   summary: "Store a rule or fact as a semantic memory",
+  description:
+    "With `shared_group` it is shared with that group of agents: `source` is required, the " +
+    "writing agent must be a member (403 otherwise), and a write from a low-trust source is " +
+    "quarantined until reviewed (`review_status` says so).",
   tags: ["memories"],
   auth: true,
   hostCheck: true,
@@ -20,7 +24,7 @@ export const storeFactRoute: RouteSpec = {
       content: json(StoreSemanticOutput),
     },
   },
-  errors: [400, 413, 503],
+  errors: [400, 403, 404, 413, 503],
   handle: async (c, { memory }) => {
     const result = await memory.storeSemantic(await readJsonObject(c));
     return c.json(toJson(result), 201);

@@ -15,6 +15,15 @@ import { forgetMemoryRoute, storeMemoryRoute } from "./memories.js";
 import { metricsRoute } from "./metrics.js";
 import { openapiRoute } from "./openapi.js";
 import { recallRoute } from "./recall.js";
+import {
+  grantRoute,
+  groupsRoute,
+  quarantineRoute,
+  reviewRoute,
+  revokeRoute,
+  setTrustRoute,
+  sourcesRoute,
+} from "./sharing.js";
 import { statsRoute } from "./stats.js";
 import { summarizeRoute } from "./summarize.js";
 import {
@@ -37,6 +46,13 @@ export const ROUTES: readonly RouteSpec[] = [
   restoreRoute,
   historyRoute,
   auditRoute,
+  groupsRoute,
+  grantRoute,
+  revokeRoute,
+  sourcesRoute,
+  setTrustRoute,
+  quarantineRoute,
+  reviewRoute,
   workingAppendRoute,
   workingGetRoute,
   workingCompressRoute,
