@@ -575,6 +575,79 @@ describe("lifecycle routes", () => {
   });
 });
 
+describe("shared memory routes", () => {
+  let base: string;
+
+  beforeAll(async () => {
+    ({ base } = await serve(await openMemory()));
+  });
+
+  it("grants, rates sources, quarantines, reviews and revokes, each as documented", async () => {
+    const granted = await call(base, "POST", "/v1/groups/billing/grant", {
+      body: { agent_ids: ["a1", "a2"], reason: "billing rota" },
+    });
+    expect(granted.status).toBe(200);
+    expect(granted.body.members.map((m: { agent_id: string }) => m.agent_id)).toEqual(["a1", "a2"]);
+    const groups = await call(base, "GET", "/v1/groups");
+    expect(groups.body.groups).toHaveLength(1);
+    const rated = await call(base, "POST", "/v1/sources/crm-export", { body: { trust: "low" } });
+    expect(rated.body).toMatchObject({ source: "crm-export", trust: "low", note: null });
+    const sources = await call(base, "GET", "/v1/sources");
+    expect(sources.body).toMatchObject({ default_trust: "low" });
+
+    const stored = await call(base, "POST", "/v1/facts", {
+      body: {
+        key_text: "Invoice day",
+        value_text: "invoices go out on the 3rd",
+        source: "crm-export",
+        agent_id: "a1",
+        shared_group: "billing",
+      },
+    });
+    expect(stored.status).toBe(201);
+    expect(stored.body).toMatchObject({ shared_group: "billing", review_status: "quarantined" });
+    const pending = await call(base, "GET", "/v1/quarantine?limit=10");
+    expect(pending.body.memories).toHaveLength(1);
+    const reviewed = await call(base, "POST", `/v1/memories/${stored.body.id}/review`, {
+      body: { decision: "confirm", reviewer: "finance-lead" },
+    });
+    expect(reviewed.body).toMatchObject({ review_status: "confirmed", changed: true });
+    const revoked = await call(base, "POST", "/v1/groups/billing/revoke", {
+      body: { agent_ids: ["a2"] },
+    });
+    expect(revoked.body.members).toHaveLength(1);
+
+    expectError(
+      await call(base, "POST", "/v1/facts", {
+        body: {
+          key_text: "k",
+          value_text: "v",
+          source: "crm-export",
+          agent_id: "a2",
+          shared_group: "billing",
+        },
+      }),
+      403,
+      "PERMISSION_DENIED",
+      "agent_id",
+    );
+    expectError(
+      await call(base, "POST", "/v1/sources/crm-export", { body: { trust: "sometimes" } }),
+      400,
+      "INVALID_INPUT",
+      "trust",
+    );
+    expectError(
+      await call(base, "POST", `/v1/memories/${UNKNOWN}/review`, {
+        body: { decision: "reject", reviewer: "x" },
+      }),
+      404,
+      "NOT_FOUND",
+      "memory_id",
+    );
+  });
+});
+
 describe("working memory routes", () => {
   let base: string;
 

@@ -16,6 +16,7 @@ import type {
 } from "../../src/core/ports.js";
 import { DEFAULT_RANKING } from "../../src/core/ranking.js";
 import { MemoryService } from "../../src/core/service.js";
+import type { SharingSettings } from "../../src/core/sharing/sharing.js";
 import { createHashEmbedder } from "../../src/embedders/hash.js";
 import { openStore } from "../../src/storage/open-store.js";
 import { cl100k } from "../../src/tokens.js";
@@ -28,6 +29,7 @@ export interface ServiceOptions {
   embedder?: Embedder;
   lifecycle?: Partial<LifecycleSettings>;
   logger?: Logger;
+  sharing?: SharingSettings;
   /** Wraps the store, to observe what the service asks of it. */
   wrapStore?: (store: MemoryStore) => MemoryStore;
 }
@@ -47,6 +49,7 @@ export async function openLifecycleService(
     tokens: cl100k,
     ...(options.llm ? { llm: options.llm } : {}),
     lifecycle: { ...DEFAULT_LIFECYCLE, ...options.lifecycle },
+    ...(options.sharing ? { sharing: options.sharing } : {}),
   });
   await service.migrate();
   return service;

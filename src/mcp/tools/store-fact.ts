@@ -7,7 +7,8 @@ export const storeFactTool = defineTool({
   title: "Store a rule or fact",
   description:
     "Store a lasting rule or fact (semantic memory): something true beyond one task, such as a " +
-    "user's preference, a project convention or a lesson learnt. A fact that repeats a known " +
+    "user's preference, a project convention or a lesson learnt. Call it when you learn such a " +
+    "thing and are at least 0.7 confident of it. A fact that repeats a known " +
     "one is merged into it; one that contradicts it supersedes it. To share it with the other " +
     "agents of a group you belong to, give shared_group and source (where the knowledge comes " +
     "from); knowledge from a low-trust source stays quarantined, visible only to you, until a " +
