@@ -13,6 +13,8 @@ import { fixedClock } from "../src/adapters.js";
 import type { MemoryService } from "../src/core/service.js";
 import type { SemanticMemory } from "../src/core/types.js";
 import { createHttpApp } from "../src/http/app.js";
+import { listen } from "../src/http/server.js";
+import { parseApiKeys } from "../src/tenants/api-keys.js";
 import { startHttpServer } from "./interop/support.js";
 import { BACKENDS } from "./support/backends.js";
 import { json, runCli } from "./support/cli.js";
@@ -348,7 +350,9 @@ describe.each(BACKENDS)("shared memory on $name", (backend) => {
           headers: { host: "localhost", "content-type": "application/json" },
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
-        return { status: response.status, body: (await response.json()) as Record<string, any> };
+        // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
+        const reply: any = await response.json();
+        return { status: response.status, body: reply };
       };
       expect(
         (await call("POST", "/v1/groups/web-team/grant", { agent_ids: ["web-1", "web-2"] })).body,
@@ -551,4 +555,109 @@ describe("shared memory through MCP and the CLI", () => {
       await cleanup();
     }
   }, 60_000);
+
+  it("binds agent keys to their agent over real HTTP: REST and MCP act as that agent only", async () => {
+    const memory = await openLifecycleService({ dataDir: "memory://" });
+    const apiKeys = parseApiKeys(
+      "op-key:default, planner-key:default/planner, executor-key:default/executor, stranger-key:default/stranger",
+      "test",
+    );
+    const server = await listen(createHttpApp(memory, { apiKeys }), { host: "127.0.0.1", port: 0 });
+    const call = async (key: string, method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
+      const reply: any = await response.json();
+      return { status: response.status, body: reply };
+    };
+    const client = new Client({ name: "hindsight-test", version: "0.0.0" });
+    try {
+      expect(
+        (
+          await call("op-key", "POST", "/v1/groups/ops/grant", {
+            agent_ids: ["planner", "executor"],
+          })
+        ).status,
+      ).toBe(200);
+      await call("op-key", "POST", "/v1/sources/runbook", { trust: "normal" });
+      const stored = await call("planner-key", "POST", "/v1/facts", {
+        key_text: "Release train",
+        value_text: "releases leave on Wednesdays at noon",
+        source: "runbook",
+        shared_group: "ops",
+      });
+      expect(stored).toMatchObject({ status: 201, body: { review_status: "confirmed" } });
+      // Claiming to be another agent, or doing the operator's work, is refused.
+      const impersonation = await call("planner-key", "POST", "/v1/facts", {
+        key_text: "k",
+        value_text: "v",
+        agent_id: "executor",
+      });
+      expect(impersonation).toMatchObject({
+        status: 403,
+        body: { code: "PERMISSION_DENIED", field: "agent_id" },
+      });
+      const selfReview = await call(
+        "planner-key",
+        "POST",
+        `/v1/memories/${stored.body.id}/review`,
+        {
+          decision: "confirm",
+          reviewer: "planner",
+        },
+      );
+      expect(selfReview).toMatchObject({ status: 403, body: { code: "PERMISSION_DENIED" } });
+      expect((await call("planner-key", "GET", "/v1/audit")).status).toBe(403);
+      expect(
+        (
+          await call("stranger-key", "POST", "/v1/facts", {
+            key_text: "Release train",
+            value_text: "releases are cancelled",
+            source: "runbook",
+            shared_group: "ops",
+          })
+        ).body,
+      ).toMatchObject({ code: "PERMISSION_DENIED", field: "agent_id" });
+      const strangerRecall = await call("stranger-key", "POST", "/v1/recall", {
+        query_text: "release train",
+        memory_layer: "semantic",
+        min_score: 0,
+      });
+      expect(strangerRecall.body.results).toEqual([]);
+      const operatorRecall = await call("op-key", "POST", "/v1/recall", {
+        query_text: "release train",
+        memory_layer: "semantic",
+      });
+      expect(operatorRecall.body.results[0]).toMatchObject({
+        id: stored.body.id,
+        agent_id: "planner",
+      });
+
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+          requestInit: { headers: { authorization: "Bearer executor-key" } },
+        }),
+      );
+      const recalled = (await client.callTool({
+        name: "memory_recall",
+        arguments: { query_text: "when do releases leave", memory_layer: "semantic" },
+      })) as CallToolResult;
+      expect((recalled.content[0] as { text: string }).text).toContain(
+        "shared_group=ops source=runbook trust=normal written_by=planner",
+      );
+      const impersonated = (await client.callTool({
+        name: "memory_recall",
+        arguments: { query_text: "releases", agent_id: "planner" },
+      })) as CallToolResult;
+      expect(impersonated.isError).toBe(true);
+      expect(impersonated._meta?.["hindsight/error"]).toMatchObject({ code: "PERMISSION_DENIED" });
+    } finally {
+      await client.close();
+      await server.close();
+      await memory.close();
+    }
+  });
 });

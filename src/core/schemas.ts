@@ -278,6 +278,12 @@ export const SummarizeInput = z
     query_text: optionalText(LIMITS.queryChars).describe(
       "Summarise the memories recalled for this query (up to 20, from both layers).",
     ),
+    user_id: optionalText(LIMITS.scopeChars).describe(
+      "With query_text: only memories of this user.",
+    ),
+    agent_id: optionalText(LIMITS.scopeChars).describe(
+      "With query_text: only this agent's memories and its groups' shared knowledge.",
+    ),
     session_id: SessionId.optional().describe(
       "Compress this working-memory session now: everything but its goal, latest instruction and open tool calls folds into its four-part summary.",
     ),

@@ -496,6 +496,8 @@ export class MemoryService implements MemoryApi {
         query_text: request.query_text,
         memory_layer: "all",
         top_k: LIMITS.topK,
+        ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
+        ...(request.agent_id === undefined ? {} : { agent_id: request.agent_id }),
       });
       memories = results;
     }

@@ -9,6 +9,7 @@ import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";
 import { createMcpHttpHandler } from "../mcp/http.js";
+import { scopeToAgent } from "../tenants/agent-scope.js";
 import { type ApiKeyTable, keyDigest } from "../tenants/api-keys.js";
 import { DEFAULT_TENANT } from "../tenants/tenant.js";
 import { type AuthVariables, bearerAuth } from "./auth.js";
@@ -68,8 +69,7 @@ export function createHttpApp(memory: MemoryApi, options: HttpAppOptions = {}): 
   });
   const defaultDeps = depsOf(memory);
   const tenantDeps = new Map<string, Promise<RouteDeps>>();
-  /** The request's tenant's memory behind every route: nothing else is reachable. */
-  const depsFor = (tenant: string | undefined): RouteDeps | Promise<RouteDeps> => {
+  const tenantOf = (tenant: string | undefined): RouteDeps | Promise<RouteDeps> => {
     if (tenant === undefined || tenant === DEFAULT_TENANT) return defaultDeps;
     let deps = tenantDeps.get(tenant);
     if (!deps) {
@@ -78,6 +78,24 @@ export function createHttpApp(memory: MemoryApi, options: HttpAppOptions = {}): 
       deps = open(tenant).then(depsOf);
       deps.catch(() => tenantDeps.delete(tenant));
       tenantDeps.set(tenant, deps);
+    }
+    return deps;
+  };
+  const agentDeps = new Map<string, Promise<RouteDeps>>();
+  /**
+   * The memory behind every route of a request: its key's tenant's, seen as its key's agent
+   * when the key is bound to one. Nothing else is reachable.
+   */
+  const depsFor = (tenant: string | undefined, agent: string | undefined) => {
+    if (agent === undefined) return tenantOf(tenant);
+    const id = `${tenant ?? DEFAULT_TENANT}/${agent}`;
+    let deps = agentDeps.get(id);
+    if (!deps) {
+      deps = Promise.resolve(tenantOf(tenant)).then((base) =>
+        depsOf(scopeToAgent(base.memory, agent)),
+      );
+      deps.catch(() => agentDeps.delete(id));
+      agentDeps.set(id, deps);
     }
     return deps;
   };
@@ -106,7 +124,7 @@ export function createHttpApp(memory: MemoryApi, options: HttpAppOptions = {}): 
       limit,
     ];
     const handler: Handler<{ Variables: AuthVariables }> = async (c) =>
-      route.handle(c, await depsFor(c.get("tenant")));
+      route.handle(c, await depsFor(c.get("tenant"), c.get("agent")));
     // Hono's "ALL" matches every method.
     app.on(route.method.toUpperCase(), [honoPath(route.path)], ...chain, handler);
   }
@@ -120,12 +138,16 @@ export function createHttpApp(memory: MemoryApi, options: HttpAppOptions = {}): 
 function keyTable(options: HttpAppOptions): ApiKeyTable | undefined {
   if (options.apiKey === undefined && options.apiKeys === undefined) return undefined;
   const table = new Map(options.apiKeys ?? []);
-  if (options.apiKey !== undefined) table.set(keyDigest(options.apiKey), DEFAULT_TENANT);
+  if (options.apiKey !== undefined) {
+    table.set(keyDigest(options.apiKey), { tenant: DEFAULT_TENANT });
+  }
   return table;
 }
 
 function checkOptions(options: HttpAppOptions): void {
-  const others = [...(options.apiKeys?.values() ?? [])].some((tenant) => tenant !== DEFAULT_TENANT);
+  const others = [...(options.apiKeys?.values() ?? [])].some(
+    (holder) => holder.tenant !== DEFAULT_TENANT,
+  );
   if (others && !options.tenantMemory) {
     throw new HindsightError(
       ErrorCode.CONFIG_INVALID,

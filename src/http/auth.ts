@@ -9,6 +9,8 @@ import { errorResponse } from "./errors.js";
 export interface AuthVariables {
   /** The tenant of the request's API key; unset when no keys are configured. */
   tenant?: string;
+  /** The agent the request's key is bound to; unset for an operator key. */
+  agent?: string;
 }
 
 /**
@@ -29,13 +31,14 @@ export function bearerAuth(keys: ApiKeyTable): MiddlewareHandler<{ Variables: Au
         },
       );
     }
-    const tenant = keys.get(keyDigest(match[1]!));
-    if (tenant === undefined) {
+    const holder = keys.get(keyDigest(match[1]!));
+    if (holder === undefined) {
       return errorResponse(c, "UNAUTHORIZED", "the API key is not valid", {
         headers: { "WWW-Authenticate": 'Bearer realm="hindsight", error="invalid_token"' },
       });
     }
-    c.set("tenant", tenant);
+    c.set("tenant", holder.tenant);
+    if (holder.agent !== undefined) c.set("agent", holder.agent);
     return next();
   };
 }

@@ -4,10 +4,16 @@ import { apiKeysFromEnv, keyDigest, parseApiKeys } from "./api-keys.js";
 describe("API keys", () => {
   it("reads key:tenant pairs from commas and lines, skipping comments", () => {
     const table = parseApiKeys("k1:acme, k2:globex\n# ops team\nk3:acme\n", "test");
-    expect(table.get(keyDigest("k1"))).toBe("acme");
-    expect(table.get(keyDigest("k2"))).toBe("globex");
-    expect(table.get(keyDigest("k3"))).toBe("acme");
+    expect(table.get(keyDigest("k1"))).toEqual({ tenant: "acme" });
+    expect(table.get(keyDigest("k2"))).toEqual({ tenant: "globex" });
+    expect(table.get(keyDigest("k3"))).toEqual({ tenant: "acme" });
     expect(table.size).toBe(3);
+  });
+
+  it("binds a key to one agent of its tenant with key:tenant/agent", () => {
+    const table = parseApiKeys("k1:acme/planner-1\nk:with:colons:acme/exec", "test");
+    expect(table.get(keyDigest("k1"))).toEqual({ tenant: "acme", agent: "planner-1" });
+    expect(table.get(keyDigest("k:with:colons"))).toEqual({ tenant: "acme", agent: "exec" });
   });
 
   it("keeps only digests, never the keys", () => {
@@ -19,7 +25,10 @@ describe("API keys", () => {
     ["nocolon", "not 'key:tenant'"],
     [":acme", "not 'key:tenant'"],
     ["k1:Acme Corp", "tenant 'Acme Corp'"],
-    ["k1:acme,k1:globex", "the same key is given to tenants 'acme' and 'globex'"],
+    ["k1:acme,k1:globex", "the same key is given to 'acme' and 'globex'"],
+    ["k1:acme,k1:acme/bot", "the same key is given to 'acme' and 'acme/bot'"],
+    ["k1:acme/", "agent '' is empty"],
+    ["k1:acme/a/b", "not 'key:tenant' or 'key:tenant/agent'"],
   ])("refuses %j naming the entry", (text, message) => {
     expect(() => parseApiKeys(text, "HINDSIGHT_API_KEYS")).toThrow(
       expect.objectContaining({
@@ -40,9 +49,9 @@ describe("API keys", () => {
       (path) => (path === "/keys" ? "b:globex\n" : ""),
     );
     expect(table && Object.fromEntries(table)).toEqual({
-      [keyDigest("single")]: "default",
-      [keyDigest("a")]: "acme",
-      [keyDigest("b")]: "globex",
+      [keyDigest("single")]: { tenant: "default" },
+      [keyDigest("a")]: { tenant: "acme" },
+      [keyDigest("b")]: { tenant: "globex" },
     });
     expect(apiKeysFromEnv({}, () => "")).toBeUndefined();
   });

@@ -1,16 +1,27 @@
 /**
  * API keys and the tenants they belong to: `HINDSIGHT_API_KEYS=key:tenant,key:tenant`, or
  * the same pairs one per line in `HINDSIGHT_API_KEYS_FILE` (for secrets mounted as files),
- * plus the single-tenant `HINDSIGHT_API_KEY`, which belongs to the default tenant. Keys are
- * kept only as SHA-256 digests.
+ * plus the single-tenant `HINDSIGHT_API_KEY`, which belongs to the default tenant. A key may
+ * also be bound to one agent of its tenant, `key:tenant/agent`: its requests act as that agent
+ * (see agent-scope). Keys are kept only as SHA-256 digests.
  */
 import { createHash } from "node:crypto";
 import { TenantName } from "../config/schema.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 import { DEFAULT_TENANT } from "./tenant.js";
 
-/** Digest of a key → its tenant. */
-export type ApiKeyTable = ReadonlyMap<string, string>;
+/** Whom a key lets in: a tenant's operator, or one agent of the tenant. */
+export interface KeyHolder {
+  tenant: string;
+  /** Requests with this key act as this agent only; absent for an operator key. */
+  agent?: string;
+}
+
+/** Digest of a key → its holder. */
+export type ApiKeyTable = ReadonlyMap<string, KeyHolder>;
+
+/** Agent ids in key entries: what the entry syntax leaves unambiguous. */
+const AGENT = /^[^\s,:/]{1,256}$/u;
 
 export function keyDigest(key: string): string {
   return createHash("sha256").update(key, "utf8").digest("hex");
@@ -20,8 +31,11 @@ function configError(source: string, message: string): HindsightError {
   return new HindsightError(ErrorCode.CONFIG_INVALID, `${source}: ${message}`, { field: source });
 }
 
-/** Parses `key:tenant` pairs separated by commas or new lines; `#` starts a comment line. */
-export function parseApiKeys(text: string, source: string, into = new Map<string, string>()) {
+/**
+ * Parses `key:tenant` and `key:tenant/agent` entries separated by commas or new lines; `#`
+ * starts a comment line.
+ */
+export function parseApiKeys(text: string, source: string, into = new Map<string, KeyHolder>()) {
   const entries = text
     .split(/[\n,]/)
     .map((entry) => entry.trim())
@@ -29,9 +43,12 @@ export function parseApiKeys(text: string, source: string, into = new Map<string
   for (const [index, entry] of entries.entries()) {
     const colon = entry.lastIndexOf(":");
     const key = entry.slice(0, colon).trim();
-    const tenant = entry.slice(colon + 1).trim();
-    if (colon <= 0 || key === "" || /\s/.test(key)) {
-      throw configError(source, `entry ${index + 1} is not 'key:tenant'`);
+    const [tenant = "", agent, ...rest] = entry
+      .slice(colon + 1)
+      .trim()
+      .split("/");
+    if (colon <= 0 || key === "" || /\s/.test(key) || rest.length > 0) {
+      throw configError(source, `entry ${index + 1} is not 'key:tenant' or 'key:tenant/agent'`);
     }
     const name = TenantName.safeParse(tenant);
     if (!name.success) {
@@ -40,18 +57,28 @@ export function parseApiKeys(text: string, source: string, into = new Map<string
         `entry ${index + 1}: tenant '${tenant}' ${name.error.issues[0]?.message}`,
       );
     }
-    const digest = keyDigest(key);
-    const existing = into.get(digest);
-    if (existing !== undefined && existing !== tenant) {
+    if (agent !== undefined && !AGENT.test(agent)) {
       throw configError(
         source,
-        `entry ${index + 1}: the same key is given to tenants '${existing}' and '${tenant}'`,
+        `entry ${index + 1}: agent '${agent}' is empty or holds / , : or spaces`,
       );
     }
-    into.set(digest, tenant);
+    const holder: KeyHolder = agent === undefined ? { tenant } : { tenant, agent };
+    const digest = keyDigest(key);
+    const existing = into.get(digest);
+    if (existing !== undefined && describe(existing) !== describe(holder)) {
+      throw configError(
+        source,
+        `entry ${index + 1}: the same key is given to '${describe(existing)}' and '${describe(holder)}'`,
+      );
+    }
+    into.set(digest, holder);
   }
   return into;
 }
+
+const describe = (holder: KeyHolder) =>
+  holder.agent === undefined ? holder.tenant : `${holder.tenant}/${holder.agent}`;
 
 /**
  * The key table from the environment, or undefined when no key is configured (then no key is
@@ -61,9 +88,9 @@ export function apiKeysFromEnv(
   env: Record<string, string | undefined>,
   readFile: (path: string) => string,
 ): ApiKeyTable | undefined {
-  const table = new Map<string, string>();
+  const table = new Map<string, KeyHolder>();
   const single = env.HINDSIGHT_API_KEY?.trim();
-  if (single) table.set(keyDigest(single), DEFAULT_TENANT);
+  if (single) table.set(keyDigest(single), { tenant: DEFAULT_TENANT });
   if (env.HINDSIGHT_API_KEYS?.trim())
     parseApiKeys(env.HINDSIGHT_API_KEYS, "HINDSIGHT_API_KEYS", table);
   const file = env.HINDSIGHT_API_KEYS_FILE?.trim();

@@ -120,7 +120,10 @@ export function registerServe(program: Command): void {
         process.stderr.write(`hindsight: listening on ${server.url} (REST /v1, MCP /mcp)\n`);
         // Maintenance and consolidation (HINDSIGHT_MAINTAIN_INTERVAL, …_CONSOLIDATE_INTERVAL)
         // of every tenant's store, not only of those that had a request.
-        const tenantNames = new Set([DEFAULT_TENANT, ...(apiKeys?.values() ?? [])]);
+        const tenantNames = new Set([
+          DEFAULT_TENANT,
+          ...[...(apiKeys?.values() ?? [])].map((holder) => holder.tenant),
+        ]);
         const schedule = startLifecycleSchedule(
           () => [...tenantNames].map((tenant) => tenants.get(tenant)),
           memory.config.lifecycle.schedule,
