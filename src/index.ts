@@ -8,7 +8,7 @@ import { HindsightConfig, type HindsightConfigInput } from "./config/schema.js";
 import { ErrorCode, HindsightError } from "./core/errors.js";
 import type { MemoryApi } from "./core/memory-api.js";
 import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
-import { SharedEmbeddedMemory } from "./embedded/shared-memory.js";
+import { openSharedEmbeddedMemory } from "./embedded/shared-memory.js";
 import { openService } from "./open-service.js";
 import { IN_MEMORY } from "./storage/pglite.js";
 import { tenantConfig } from "./tenants/tenant.js";
@@ -58,7 +58,7 @@ export async function createHindsight(
     memory = await openService(config, serviceDeps);
   } else {
     await mkdir(config.dataDir, { recursive: true });
-    memory = await SharedEmbeddedMemory.open({
+    memory = await openSharedEmbeddedMemory({
       dataDir: config.dataDir,
       lockTimeoutMs: config.lockTimeoutMs,
       logger: serviceDeps.logger,

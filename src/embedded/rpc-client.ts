@@ -3,26 +3,7 @@
  */
 
 import { createConnection, type Socket } from "node:net";
-import type { AuditEntry } from "../core/audit.js";
-import type {
-  ConsolidateResponse,
-  FeedbackResult,
-  JobOptions,
-  MaintainResult,
-} from "../core/lifecycle/lifecycle.js";
-import type { MemoryHistory, RestoreOutcome } from "../core/lifecycle/store-port.js";
-import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
-import type { MigrationReport } from "../core/ports.js";
-import type { RecallResponse } from "../core/service.js";
-import type { QuarantineList, SourcesList } from "../core/sharing/sharing.js";
-import type { Group, ReviewResult, SourceTrust, StoredKnowledge } from "../core/sharing/types.js";
-import type { SummaryResult } from "../core/summarize.js";
-import type { ForgetResult, MemoryStats, StoreResult } from "../core/types.js";
-import type {
-  WorkingAppendResult,
-  WorkingContext,
-  WorkingEndResult,
-} from "../core/working/types.js";
+import { forwardingMemory, type MemoryApi, type MemoryOperation } from "../core/memory-api.js";
 import {
   encodeMessage,
   fromWireError,
@@ -46,10 +27,15 @@ interface Pending {
   reject: (error: unknown) => void;
 }
 
-export class RpcMemory implements MemoryApi {
+export class RpcMemory {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closed = false;
+  /** The owner's memory, every operation forwarded over the socket. */
+  readonly memory: MemoryApi = forwardingMemory(
+    (operation, args) => this.call(operation, args),
+    () => this.close(),
+  );
 
   private constructor(
     private readonly socket: Socket,
@@ -106,11 +92,11 @@ export class RpcMemory implements MemoryApi {
     else pending.reject(fromWireError(response.error));
   }
 
-  private call<T>(op: MemoryOperation, ...args: unknown[]): Promise<T> {
+  private call(op: MemoryOperation, args: unknown[]): Promise<unknown> {
     if (this.closed) return Promise.reject(new OwnerGoneError());
     const id = this.nextId++;
-    return new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+    return new Promise<unknown>((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
       // Keep the process alive while an answer is awaited.
       this.socket.ref();
       this.socket.write(encodeMessage({ id, op, args }));
@@ -119,85 +105,6 @@ export class RpcMemory implements MemoryApi {
     });
   }
 
-  storeEpisodic(input: unknown): Promise<StoreResult> {
-    return this.call("storeEpisodic", input);
-  }
-  storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }> {
-    return this.call("storeEpisodicBatch", inputs);
-  }
-  storeSemantic(input: unknown): Promise<StoredKnowledge> {
-    return this.call("storeSemantic", input);
-  }
-  recall(input: unknown): Promise<RecallResponse> {
-    return this.call("recall", input);
-  }
-  forget(input: unknown): Promise<ForgetResult> {
-    return this.call("forget", input);
-  }
-
-  audit(input: unknown): Promise<{ entries: AuditEntry[] }> {
-    return this.call("audit", input);
-  }
-  summarize(input: unknown): Promise<SummaryResult> {
-    return this.call("summarize", input);
-  }
-  stats(): Promise<MemoryStats> {
-    return this.call("stats");
-  }
-  maintain(input: unknown = {}, options?: JobOptions): Promise<MaintainResult> {
-    return this.call("maintain", input, ...(options ? [options] : []));
-  }
-  consolidate(input: unknown = {}, options?: JobOptions): Promise<ConsolidateResponse> {
-    return this.call("consolidate", input, ...(options ? [options] : []));
-  }
-  feedback(input: unknown): Promise<FeedbackResult> {
-    return this.call("feedback", input);
-  }
-  restore(input: unknown): Promise<RestoreOutcome> {
-    return this.call("restore", input);
-  }
-  history(input: unknown): Promise<MemoryHistory> {
-    return this.call("history", input);
-  }
-  workingAppend(input: unknown): Promise<WorkingAppendResult> {
-    return this.call("workingAppend", input);
-  }
-  workingGet(input: unknown): Promise<WorkingContext> {
-    return this.call("workingGet", input);
-  }
-  workingCompress(input: unknown): Promise<WorkingContext> {
-    return this.call("workingCompress", input);
-  }
-  workingEnd(input: unknown): Promise<WorkingEndResult> {
-    return this.call("workingEnd", input);
-  }
-  grant(input: unknown): Promise<Group> {
-    return this.call("grant", input);
-  }
-  revoke(input: unknown): Promise<Group> {
-    return this.call("revoke", input);
-  }
-  groups(input: unknown = {}): Promise<{ groups: Group[] }> {
-    return this.call("groups", input);
-  }
-  setTrust(input: unknown): Promise<SourceTrust> {
-    return this.call("setTrust", input);
-  }
-  sources(): Promise<SourcesList> {
-    return this.call("sources");
-  }
-  quarantined(input: unknown = {}): Promise<QuarantineList> {
-    return this.call("quarantined", input);
-  }
-  review(input: unknown): Promise<ReviewResult> {
-    return this.call("review", input);
-  }
-  async ping(): Promise<void> {
-    await this.call("ping");
-  }
-  migrate(): Promise<MigrationReport> {
-    return this.call("migrate");
-  }
   async close(): Promise<void> {
     this.socket.end();
     this.socket.destroy();

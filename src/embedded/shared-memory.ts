@@ -9,27 +9,9 @@
 
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { AuditEntry } from "../core/audit.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
-import type {
-  ConsolidateResponse,
-  FeedbackResult,
-  JobOptions,
-  MaintainResult,
-} from "../core/lifecycle/lifecycle.js";
-import type { MemoryHistory, RestoreOutcome } from "../core/lifecycle/store-port.js";
-import type { MemoryApi } from "../core/memory-api.js";
-import type { Logger, MigrationReport } from "../core/ports.js";
-import type { RecallResponse } from "../core/service.js";
-import type { QuarantineList, SourcesList } from "../core/sharing/sharing.js";
-import type { Group, ReviewResult, SourceTrust, StoredKnowledge } from "../core/sharing/types.js";
-import type { SummaryResult } from "../core/summarize.js";
-import type { ForgetResult, MemoryStats, StoreResult } from "../core/types.js";
-import type {
-  WorkingAppendResult,
-  WorkingContext,
-  WorkingEndResult,
-} from "../core/working/types.js";
+import { forwardingMemory, type MemoryApi, type MemoryOperation } from "../core/memory-api.js";
+import type { Logger } from "../core/ports.js";
 import { acquireDirLock, askOwner, type DirLock, lockAddress } from "../storage/dir-lock.js";
 import { OwnerGoneError, RpcMemory } from "./rpc-client.js";
 import { type RpcServer, serveMemory } from "./rpc-server.js";
@@ -60,7 +42,23 @@ function withId(input: unknown): unknown {
   return "id" in input ? input : { ...input, id: randomUUID() };
 }
 
-export class SharedEmbeddedMemory implements MemoryApi {
+/**
+ * Writes whose retry after a failover must land once: their items get ids before the first
+ * attempt (an item id also makes a retried working-memory append land once).
+ */
+const IDEMPOTENT_ARGS: Partial<Record<MemoryOperation, (args: unknown[]) => unknown[]>> = {
+  storeEpisodic: ([input]) => [withId(input)],
+  storeSemantic: ([input]) => [withId(input)],
+  workingAppend: ([input]) => [withId(input)],
+  storeEpisodicBatch: ([inputs]) => [Array.isArray(inputs) ? inputs.map(withId) : inputs],
+};
+
+export interface SharedEmbeddedMemory extends MemoryApi {
+  /** "owner" when this process holds the database, "client" when it forwards. */
+  role(): Promise<"owner" | "client">;
+}
+
+class SharedDirectory {
   private backend: Promise<Backend>;
   private closing = false;
 
@@ -68,15 +66,11 @@ export class SharedEmbeddedMemory implements MemoryApi {
     this.backend = this.connect();
   }
 
-  static async open(options: SharedMemoryOptions): Promise<SharedEmbeddedMemory> {
-    const memory = new SharedEmbeddedMemory(options);
-    await memory.backend;
-    return memory;
-  }
-
-  /** "owner" when this process holds the database, "client" when it forwards. */
-  async role(): Promise<"owner" | "client"> {
-    return (await this.backend).role;
+  /** Takes the directory over, or connects to the process that holds it. */
+  static async open(options: SharedMemoryOptions): Promise<SharedDirectory> {
+    const directory = new SharedDirectory(options);
+    await directory.backend;
+    return directory;
   }
 
   private async connect(): Promise<Backend> {
@@ -91,7 +85,7 @@ export class SharedEmbeddedMemory implements MemoryApi {
         logger.info(
           `data directory ${dataDir} is open in process ${client.owner.pid}; forwarding to it`,
         );
-        return { api: client, role: "client", close: () => client.close() };
+        return { api: client.memory, role: "client", close: () => client.close() };
       }
       // The owner holds the lock but is not serving yet (still opening), or just left.
       if (Date.now() >= deadline) {
@@ -131,8 +125,12 @@ export class SharedEmbeddedMemory implements MemoryApi {
     };
   }
 
+  async role(): Promise<"owner" | "client"> {
+    return (await this.backend).role;
+  }
+
   /** Runs a call on the current backend, failing over when the owner goes away mid-call. */
-  private async call<T>(fn: (api: MemoryApi) => Promise<T>): Promise<T> {
+  async call<T>(fn: (api: MemoryApi) => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       const backend = await this.backend;
       try {
@@ -146,96 +144,31 @@ export class SharedEmbeddedMemory implements MemoryApi {
     }
   }
 
-  storeEpisodic(input: unknown): Promise<StoreResult> {
-    const request = withId(input);
-    return this.call((api) => api.storeEpisodic(request));
-  }
-  storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }> {
-    const requests = Array.isArray(inputs) ? inputs.map(withId) : inputs;
-    return this.call((api) => api.storeEpisodicBatch(requests));
-  }
-  storeSemantic(input: unknown): Promise<StoredKnowledge> {
-    const request = withId(input);
-    return this.call((api) => api.storeSemantic(request));
-  }
-  recall(input: unknown): Promise<RecallResponse> {
-    return this.call((api) => api.recall(input));
-  }
-  forget(input: unknown): Promise<ForgetResult> {
-    return this.call((api) => api.forget(input));
-  }
-
-  audit(input: unknown): Promise<{ entries: AuditEntry[] }> {
-    return this.call((api) => api.audit(input));
-  }
-  summarize(input: unknown): Promise<SummaryResult> {
-    return this.call((api) => api.summarize(input));
-  }
-  stats(): Promise<MemoryStats> {
-    return this.call((api) => api.stats());
-  }
-  maintain(input: unknown = {}, options?: JobOptions): Promise<MaintainResult> {
-    return this.call((api) => api.maintain(input, options));
-  }
-  consolidate(input: unknown = {}, options?: JobOptions): Promise<ConsolidateResponse> {
-    return this.call((api) => api.consolidate(input, options));
-  }
-  feedback(input: unknown): Promise<FeedbackResult> {
-    return this.call((api) => api.feedback(input));
-  }
-  restore(input: unknown): Promise<RestoreOutcome> {
-    return this.call((api) => api.restore(input));
-  }
-  history(input: unknown): Promise<MemoryHistory> {
-    return this.call((api) => api.history(input));
-  }
-  workingAppend(input: unknown): Promise<WorkingAppendResult> {
-    // An item id makes a retried append land once.
-    const request = withId(input);
-    return this.call((api) => api.workingAppend(request));
-  }
-  workingGet(input: unknown): Promise<WorkingContext> {
-    return this.call((api) => api.workingGet(input));
-  }
-  workingCompress(input: unknown): Promise<WorkingContext> {
-    return this.call((api) => api.workingCompress(input));
-  }
-  workingEnd(input: unknown): Promise<WorkingEndResult> {
-    return this.call((api) => api.workingEnd(input));
-  }
-  grant(input: unknown): Promise<Group> {
-    return this.call((api) => api.grant(input));
-  }
-  revoke(input: unknown): Promise<Group> {
-    return this.call((api) => api.revoke(input));
-  }
-  groups(input: unknown = {}): Promise<{ groups: Group[] }> {
-    return this.call((api) => api.groups(input));
-  }
-  setTrust(input: unknown): Promise<SourceTrust> {
-    return this.call((api) => api.setTrust(input));
-  }
-  sources(): Promise<SourcesList> {
-    return this.call((api) => api.sources());
-  }
-  quarantined(input: unknown = {}): Promise<QuarantineList> {
-    return this.call((api) => api.quarantined(input));
-  }
-  review(input: unknown): Promise<ReviewResult> {
-    return this.call((api) => api.review(input));
-  }
-  ping(): Promise<void> {
-    return this.call((api) => api.ping());
-  }
-  migrate(): Promise<MigrationReport> {
-    return this.call((api) => api.migrate());
-  }
-
   async close(): Promise<void> {
     this.closing = true;
     const backend = await this.backend.catch(() => undefined);
     await backend?.close();
   }
+}
+
+/**
+ * A MemoryApi on an embedded data directory shared by several processes: every operation
+ * runs on the directory's owner, this process or another.
+ */
+export async function openSharedEmbeddedMemory(
+  options: SharedMemoryOptions,
+): Promise<SharedEmbeddedMemory> {
+  const directory = await SharedDirectory.open(options);
+  const memory = forwardingMemory(
+    (operation, args) => {
+      const prepared = IDEMPOTENT_ARGS[operation]?.(args) ?? args;
+      return directory.call((api) =>
+        (api[operation] as (...args: unknown[]) => Promise<unknown>)(...prepared),
+      );
+    },
+    () => directory.close(),
+  );
+  return Object.assign(memory, { role: () => directory.role() });
 }
 
 async function tryLock(dataDir: string): Promise<DirLock | undefined> {
