@@ -93,6 +93,17 @@ export type {
 } from "./core/ports.js";
 export * from "./core/schemas.js";
 export { MemoryService, type RecallResponse } from "./core/service.js";
+export * from "./core/sharing/schemas.js";
+export type { QuarantineList, SharingSettings, SourcesList } from "./core/sharing/sharing.js";
+export {
+  type Group,
+  REVIEW_STATUSES,
+  type ReviewResult,
+  type SourceTrust,
+  type StoredKnowledge,
+  TRUST_LEVELS,
+  type TrustLevel,
+} from "./core/sharing/types.js";
 export type { SummaryResult } from "./core/summarize.js";
 export type * from "./core/types.js";
 export * from "./core/working/schemas.js";
