@@ -192,6 +192,40 @@ describe.each(BACKENDS)("shared memory on $name", (backend) => {
   );
 
   it.skipIf(backend.skip !== undefined)(
+    "brings back what a rejected or deleted fact had superseded",
+    async () => {
+      const truth = await memory.storeSemantic(
+        fact("Parking", "staff park on level 2", { source: "kb-pipeline", shared_group: GROUP }),
+      );
+      const wrong = await memory.storeSemantic(
+        fact("Parking", "staff park in the visitor bays", {
+          source: "kb-pipeline",
+          shared_group: GROUP,
+        }),
+      );
+      expect(wrong.superseded).toEqual([truth.id]);
+      expect(await recallIds("beta", "parking")).not.toContain(truth.id);
+      await memory.review({ memory_id: wrong.id, decision: "reject", reviewer: "facilities" });
+      expect(await recallIds("beta", "parking")).toContain(truth.id);
+      const history = await memory.history({ memory_id: truth.id });
+      expect(history.events.map((event) => event.event)).toEqual([
+        "created",
+        "superseded",
+        "restored",
+      ]);
+      // The same when the superseding fact is deleted for good.
+      const again = await memory.storeSemantic(
+        fact("Parking", "staff park on the roof", { source: "kb-pipeline", shared_group: GROUP }),
+      );
+      expect(again.superseded).toEqual([truth.id]);
+      await memory.forget({ memory_id: again.id, mode: "hard" });
+      expect(await recallIds("beta", "parking")).toContain(truth.id);
+      const audit = await memory.audit({ memory_id: truth.id, operation: "restore" });
+      expect(audit.entries).toHaveLength(2);
+    },
+  );
+
+  it.skipIf(backend.skip !== undefined)(
     "refuses bad shared writes by field, writing nothing",
     async () => {
       const before = (await memory.stats()).semantic.total;

@@ -238,6 +238,27 @@ export async function restore(
   return { id, layer, previous_status: found.status, status: "active" };
 }
 
+/**
+ * Knowledge that a memory superseded becomes current again when that memory turns out wrong
+ * (rejected on review) or is deleted for good: a poisoned or mistaken fact must not leave the
+ * truth it replaced buried. Recorded as a restore in its history and the audit log.
+ */
+export async function reinstateSuperseded(
+  db: SqlExecutor,
+  id: string,
+  at: Date,
+  reason: string,
+): Promise<string[]> {
+  const rows = await db.query<{ id: string }>(
+    `UPDATE semantic_memories SET valid_to = NULL, superseded_by = NULL
+     WHERE superseded_by = $1 RETURNING id`,
+    [id],
+  );
+  const ids = rows.map((row) => row.id);
+  await recordEvents(db, "semantic", ids, "restored", at, reason, { superseded_by: id });
+  return ids;
+}
+
 /** Soft forgetting, in the memory's history; it stays archived until restored by hand. */
 export async function recordForgotten(
   db: SqlExecutor,

@@ -10,7 +10,7 @@ import type {
 import type { SemanticMemory } from "../core/types.js";
 import { recordAudit } from "./audit-sql.js";
 import type { SqlExecutor } from "./executor.js";
-import { recordEvents } from "./lifecycle-sql.js";
+import { recordEvents, reinstateSuperseded } from "./lifecycle-sql.js";
 import { COLUMNS, joinsOf } from "./rows.js";
 
 interface MemberRow {
@@ -178,6 +178,9 @@ export async function reviewShared(
     group: found.shared_group,
     previous_status: found.review_status,
   });
+  if (status === "rejected") {
+    await reinstateSuperseded(db, request.id, request.at, "what superseded it was rejected on review");
+  }
   return {
     id: request.id,
     decision: request.decision,

@@ -283,6 +283,14 @@ export class SqlMemoryStore implements MemoryStore {
     return this.guard("forgetting a memory", () =>
       this.driver.transaction(async (tx) => {
         for (const layer of ["episodic", "semantic"] as const) {
+          if (mode === "hard" && layer === "semantic") {
+            await lifecycle.reinstateSuperseded(
+              tx,
+              id,
+              at,
+              "what superseded it was deleted for good",
+            );
+          }
           const sql =
             mode === "hard"
               ? `DELETE FROM ${TABLE[layer]} WHERE id = $1 RETURNING search_text`
