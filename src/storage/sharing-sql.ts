@@ -179,7 +179,12 @@ export async function reviewShared(
     previous_status: found.review_status,
   });
   if (status === "rejected") {
-    await reinstateSuperseded(db, request.id, request.at, "what superseded it was rejected on review");
+    await reinstateSuperseded(
+      db,
+      request.id,
+      request.at,
+      "what superseded it was rejected on review",
+    );
   }
   return {
     id: request.id,
