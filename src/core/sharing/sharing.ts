@@ -90,30 +90,24 @@ export class SharedMemory {
     };
   }
 
-  async grant(input: unknown): Promise<Group> {
-    const request = validate(GrantInput, input);
-    const group = await this.deps.store.grant({
-      group: request.group,
-      agent_ids: request.agent_ids,
-      at: this.deps.clock.now(),
-      reason: request.reason ?? "granted on request",
-    });
-    this.deps.logger.info("group membership granted", {
-      group: request.group,
-      agents: request.agent_ids.length,
-    });
-    return group;
+  grant(input: unknown): Promise<Group> {
+    return this.changeMembership("grant", input);
   }
 
-  async revoke(input: unknown): Promise<Group> {
+  revoke(input: unknown): Promise<Group> {
+    return this.changeMembership("revoke", input);
+  }
+
+  private async changeMembership(action: "grant" | "revoke", input: unknown): Promise<Group> {
     const request = validate(GrantInput, input);
-    const group = await this.deps.store.revoke({
+    const past = action === "grant" ? "granted" : "revoked";
+    const group = await this.deps.store[action]({
       group: request.group,
       agent_ids: request.agent_ids,
       at: this.deps.clock.now(),
-      reason: request.reason ?? "revoked on request",
+      reason: request.reason ?? `${past} on request`,
     });
-    this.deps.logger.info("group membership revoked", {
+    this.deps.logger.info(`group membership ${past}`, {
       group: request.group,
       agents: request.agent_ids.length,
     });
