@@ -37,6 +37,8 @@ import type {
   MemoryLayer,
   SemanticMemory,
 } from "../core/types.js";
+import type { WorkingMemoryStore } from "../core/working/ports.js";
+import { SqlWorkingStore } from "../working/sql-store.js";
 import { listAudit, recordAudit } from "./audit-sql.js";
 import { findCandidates } from "./candidates.js";
 import { type SqlDriver, type SqlExecutor, toVectorLiteral } from "./executor.js";
@@ -121,7 +123,12 @@ function placeholders(rowCount: number, columnCount: number): string {
 }
 
 export class SqlMemoryStore implements MemoryStore {
-  constructor(readonly driver: SqlDriver) {}
+  constructor(private readonly driver: SqlDriver) {}
+
+  /** Working memory kept in this database, for when no Redis is configured (migration 3). */
+  workingStore(): WorkingMemoryStore {
+    return new SqlWorkingStore(this.driver);
+  }
 
   get description(): string {
     return this.driver.description;

@@ -8,7 +8,6 @@ import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { Logger, MemoryStore } from "../core/ports.js";
 import type { WorkingMemoryStore } from "../core/working/ports.js";
 import { SqlMemoryStore } from "../storage/sql-store.js";
-import { SqlWorkingStore } from "./sql-store.js";
 
 export async function openWorkingStore(
   config: WorkingConfig,
@@ -36,5 +35,5 @@ export async function openWorkingStore(
   logger.info(
     `working memory kept in the database (${store.description}); set REDIS_URL to keep it in Redis`,
   );
-  return new SqlWorkingStore(store.driver);
+  return store.workingStore();
 }
