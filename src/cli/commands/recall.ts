@@ -51,7 +51,8 @@ function explain(result: RecalledMemory): string {
   return (
     `\n    why: ${e.fusion}  cosine ${f(e.vector_similarity)} (#${e.ranks.vector})  ` +
     `bm25 ${f(e.bm25)} (#${e.ranks.keyword})  freshness ${f(e.freshness)}  ` +
-    `frequency ${f(e.frequency)}  outcome ×${e.outcome_weight}`
+    `frequency ${f(e.frequency)}  outcome ×${e.outcome_weight}` +
+    (e.vector_coverage < 1 ? `  embedder covers ${f(e.vector_coverage)} of the query` : "")
   );
 }
 
