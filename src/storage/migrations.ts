@@ -3,6 +3,9 @@
  * the embedder's dimension because pgvector's HNSW index needs a fixed-size vector column.
  * Append new migrations; never edit one that has shipped.
  */
+import type { SqlExecutor } from "./executor.js";
+import { reindexSearchText } from "./reindex.js";
+
 export interface MigrationContext {
   dimensions: number;
 }
@@ -11,6 +14,8 @@ export interface Migration {
   version: number;
   name: string;
   sql(context: MigrationContext): string;
+  /** Work SQL alone cannot do (re-tokenizing text), run after `sql` in the same transaction. */
+  run?(tx: SqlExecutor): Promise<void>;
 }
 
 /*
@@ -256,10 +261,25 @@ const sessionScope: Migration = {
   `,
 };
 
+/*
+ * Keyword search with the current tokenizer: rows written before English stemming get stemmed
+ * search text, terms and BM25 statistics (see storage/reindex). Version 6 is taken by shared
+ * semantic memory.
+ */
+const reindexKeywords: Migration = {
+  version: 7,
+  name: "keyword index with stemming",
+  sql: () => "",
+  run: async (tx) => {
+    await reindexSearchText(tx);
+  },
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   initial,
   lifecycle,
   workingMemoryFallback,
   auditLog,
   sessionScope,
+  reindexKeywords,
 ];
