@@ -283,6 +283,25 @@ describe("pseudo-relevance feedback", () => {
     expect(unmatched.every((r) => r.explanation.feedback === 0)).toBe(true);
   });
 
+  it("applies the floor after feedback, so a weak best match can still clear it", () => {
+    // Only the commoner of the query's two words matches, the vector says nothing (coverage 0)
+    // and the memories are old: before feedback the best one is under the floor.
+    const old = { event_time: new Date("2020-01-01T00:00:00Z") };
+    const weak = [
+      candidate("best", 0, "deploy kayano x y", old),
+      candidate("follow", 0, "kayano comfortable", old),
+      candidate("noise", 0, "lunch menu", old),
+    ];
+    const options = { ...DEFAULT_RANKING, floor: 0.2, vectorCoverage: 0 };
+    const rank = (feedbackWeight: number) =>
+      rankCandidates(weak, ["deploy", "e4012"], now, 3, { ...options, feedbackWeight });
+    expect(rank(0).map((r) => r.id)).toEqual([]);
+    const fed = rank(0.4);
+    expect(fed.map((r) => r.id)).toEqual(["best"]);
+    expect(fed[0]!.score).toBeGreaterThanOrEqual(0.2);
+    expect(fed[0]!.explanation.feedback).toBeGreaterThan(0);
+  });
+
   it("takes the best match's own words only, without the query's or question words", () => {
     const document = { own: ["e4012", "kayano", "the", "kayano"], context: ["lunch"] };
     expect(feedbackTerms(document, ["e4012"])).toEqual(["kayano"]);

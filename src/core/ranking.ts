@@ -363,20 +363,19 @@ function rankPool(
     raw: rawSignals(entry.candidate, entry.document, queryTerms, entry.corpus, now, options),
     feedback: 0,
   }));
-  const ranked = scorePool(pool, options, timeWindows);
-  const best = ranked[0] && pool.find(({ entry }) => entry.candidate.id === ranked[0]!.id);
   // Under RRF a weak feedback match would earn a full keyword rank: weighted fusion only.
-  if (
-    options.fusion !== "weighted" ||
-    options.feedbackWeight <= 0 ||
-    !best ||
-    best.raw.bm25 <= 0 ||
-    pool.length < 2
-  ) {
-    return ranked;
+  if (options.fusion !== "weighted" || options.feedbackWeight <= 0 || pool.length < 2) {
+    return scorePool(pool, options, timeWindows);
   }
+  // The floor applies to the final score: a best match under it before feedback (a Chinese
+  // query matching few of its words, say) may clear it after. Weighted scores are the sums the
+  // floor compares, so filtering the unfloored ranking is the same as ranking with the floor.
+  const ranked = scorePool(pool, { ...options, floor: 0 }, timeWindows);
+  const floored = () => ranked.filter((result) => result.score >= options.floor);
+  const best = ranked[0] && pool.find(({ entry }) => entry.candidate.id === ranked[0]!.id);
+  if (!best || best.raw.bm25 <= 0) return floored();
   const terms = feedbackTerms(searchDocument(best.entry.candidate.search_text), queryTerms);
-  if (terms.length === 0) return ranked;
+  if (terms.length === 0) return floored();
   const corpus = poolCorpus(pool, terms);
   const fed = pool.map(({ entry, raw }) => {
     const feedback = normalisedBm25(terms, entry.document, corpus, options.bm25);
