@@ -63,6 +63,7 @@ export async function openService(
       rrfK: config.recall.rrfK,
       outcomeWeights: config.recall.outcomeWeights,
       timeWeight: config.recall.timeWeight,
+      feedbackWeight: config.recall.feedbackWeight,
     },
   });
   try {

@@ -32,6 +32,15 @@ function expandHome(path: string): string {
   return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
 }
 
+/** "Latin,Han" → ["Latin", "Han"]; "all" stays "all". */
+function scriptList(value: string): string[] | "all" {
+  const names = value
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name.length > 0);
+  return names.length === 1 && names[0]!.toLowerCase() === "all" ? "all" : names;
+}
+
 function embedderFromEnv(env: Env): HindsightConfigInput["embedder"] {
   const kind = (env.HINDSIGHT_EMBEDDER ?? "hash").trim().toLowerCase();
   switch (kind) {
@@ -44,6 +53,9 @@ function embedderFromEnv(env: Env): HindsightConfigInput["embedder"] {
           ? { modelDir: resolve(expandHome(env.HINDSIGHT_EMBEDDING_MODEL_DIR)) }
           : {}),
         ...(env.EMBEDDING_MODEL ? { model: env.EMBEDDING_MODEL } : {}),
+        ...(env.HINDSIGHT_EMBEDDING_SCRIPTS?.trim()
+          ? { scripts: scriptList(env.HINDSIGHT_EMBEDDING_SCRIPTS) }
+          : {}),
         allowRemote: env.HF_HUB_OFFLINE !== "1" && !env.HINDSIGHT_EMBEDDING_MODEL_DIR,
       };
     case "openai": {
@@ -145,6 +157,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const lockTimeoutMs = number(env, "HINDSIGHT_LOCK_TIMEOUT_MS");
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
   const fusion = env.HINDSIGHT_RECALL_FUSION;
+  const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
   const lifecycle = lifecycleFromEnv(env);
   const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
   const databaseSchema = env.HINDSIGHT_DATABASE_SCHEMA;
@@ -160,12 +173,13 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
     working: workingFromEnv(env),
-    ...(floor === undefined && !fusion
+    ...(floor === undefined && !fusion && feedbackWeight === undefined
       ? {}
       : {
           recall: {
             ...(floor === undefined ? {} : { floor }),
             ...(fusion ? { fusion: fusion as "weighted" | "rrf" } : {}),
+            ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
           },
         }),
   };

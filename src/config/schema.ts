@@ -17,6 +17,11 @@ const LocalEmbedderConfig = z.strictObject({
   /** A hub model name, used when no directory is given and remote loading is allowed. */
   model: z.string().min(1).optional(),
   allowRemote: z.boolean().default(false),
+  /**
+   * Unicode scripts the model represents ("Latin", "Han", …) or "all"; absent: from the model
+   * directory's hindsight-model.json or the known models (see embedders/local).
+   */
+  scripts: z.union([z.literal("all"), z.array(z.string().min(1)).min(1)]).optional(),
 });
 
 const OpenAIEmbedderConfig = z.strictObject({
@@ -177,6 +182,7 @@ export const HindsightConfig = z.strictObject({
       freshnessHalfLifeDays: z.number().positive().default(DEFAULT_RANKING.freshnessHalfLifeDays),
       fusion: z.enum(["weighted", "rrf"]).default(DEFAULT_RANKING.fusion),
       timeWeight: Weight.default(DEFAULT_RANKING.timeWeight),
+      feedbackWeight: Weight.default(DEFAULT_RANKING.feedbackWeight),
       rrfK: z.number().positive().default(DEFAULT_RANKING.rrfK),
       outcomeWeights: z
         .strictObject({
@@ -207,6 +213,7 @@ export const HindsightConfig = z.strictObject({
       bm25: DEFAULT_RANKING.bm25,
       fusion: DEFAULT_RANKING.fusion,
       timeWeight: DEFAULT_RANKING.timeWeight,
+      feedbackWeight: DEFAULT_RANKING.feedbackWeight,
       rrfK: DEFAULT_RANKING.rrfK,
       outcomeWeights: DEFAULT_RANKING.outcomeWeights,
       weights: DEFAULT_RANKING.weights,

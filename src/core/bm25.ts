@@ -41,23 +41,39 @@ export function idf(documents: number, documentFrequency: number): number {
   return Math.log(1 + (documents - documentFrequency + 0.5) / (documentFrequency + 0.5));
 }
 
-function asDocument(document: readonly string[] | Bm25Document): Bm25Document {
-  return "own" in document ? document : { own: document, context: [] };
+/**
+ * A document's term frequencies (context words at CONTEXT_WEIGHT) and BM25 length, counted
+ * once: ranking scores each candidate against several word sets (each question of the query,
+ * the feedback words), and counting its words again for each was most of ranking's time.
+ */
+export interface TermCounts {
+  readonly counts: ReadonlyMap<string, number>;
+  readonly length: number;
 }
 
-export function bm25(
-  queryTerms: readonly string[],
-  documentTokens: readonly string[] | Bm25Document,
-  corpus: CorpusStats,
-  parameters: Bm25Parameters = DEFAULT_BM25,
-): number {
-  const document = asDocument(documentTokens);
-  const length = documentLength(document);
-  if (queryTerms.length === 0 || length === 0) return 0;
+export function termCounts(documentTokens: readonly string[] | Bm25Document): TermCounts {
+  const document: Bm25Document =
+    "own" in documentTokens ? documentTokens : { own: documentTokens, context: [] };
   const counts = new Map<string, number>();
   for (const token of document.own) counts.set(token, (counts.get(token) ?? 0) + 1);
   for (const token of document.context)
     counts.set(token, (counts.get(token) ?? 0) + CONTEXT_WEIGHT);
+  return { counts, length: documentLength(document) };
+}
+
+function asCounts(document: readonly string[] | Bm25Document | TermCounts): TermCounts {
+  return "counts" in document ? document : termCounts(document);
+}
+
+export function bm25(
+  queryTerms: readonly string[],
+  documentTokens: readonly string[] | Bm25Document | TermCounts,
+  corpus: CorpusStats,
+  parameters: Bm25Parameters = DEFAULT_BM25,
+): number {
+  if (queryTerms.length === 0) return 0;
+  const { counts, length } = asCounts(documentTokens);
+  if (length === 0) return 0;
   const { k1, b } = parameters;
   const lengthNorm = 1 - b + b * (length / Math.max(corpus.averageLength, 1));
   let score = 0;
@@ -76,7 +92,7 @@ export function bm25(
  */
 export function normalisedBm25(
   queryTerms: readonly string[],
-  documentTokens: readonly string[] | Bm25Document,
+  documentTokens: readonly string[] | Bm25Document | TermCounts,
   corpus: CorpusStats,
   parameters: Bm25Parameters = DEFAULT_BM25,
 ): number {

@@ -90,10 +90,20 @@ export const ScoreExplanationOutput = z
     fusion: z.enum(["weighted", "rrf"]),
     vector_similarity: z.number(),
     bm25: z.number(),
+    feedback: z
+      .number()
+      .describe(
+        "Match with the best keyword match's other words (pseudo-relevance feedback), 0..1.",
+      ),
     freshness: z.number(),
     frequency: z.number(),
     outcome_weight: z.number(),
     time_match: z.number(),
+    vector_coverage: z
+      .number()
+      .describe(
+        "Share of the query in scripts the embedder knows; the vector weight was scaled by it, the rest moved to keywords.",
+      ),
     ranks: z.object({
       vector: z.number().int(),
       keyword: z.number().int(),

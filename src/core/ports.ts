@@ -32,6 +32,13 @@ export interface Embedder {
   /** Stable identifier recorded in the database, e.g. `hash-v1` or `openai:text-embedding-3-small`. */
   readonly id: string;
   readonly dimensions: number;
+  /**
+   * The Unicode scripts (`\p{Script=…}` names: "Latin", "Han", …) whose text the model
+   * represents; absent: every script. Recall weighs the vector signal by the share of the query
+   * written in them (`scriptCoverage`), so an English-only model's noise on a Chinese query
+   * gives way to keywords.
+   */
+  readonly scripts?: readonly string[];
   /** Embeds a batch of texts; returns one L2-normalised vector per text, in order. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   close?(): Promise<void>;

@@ -1,7 +1,13 @@
 import { describe, expect, it } from "vitest";
 import type { CorpusStats } from "./bm25.js";
 import type { Candidate } from "./ports.js";
-import { DEFAULT_RANKING, freshness, rankCandidates as rankSets } from "./ranking.js";
+import {
+  coveredWeights,
+  DEFAULT_RANKING,
+  feedbackTerms,
+  freshness,
+  rankCandidates as rankSets,
+} from "./ranking.js";
 
 const now = new Date("2025-06-01T00:00:00Z");
 
@@ -207,5 +213,97 @@ describe("ranking a query of several questions", () => {
   it("ranks each question on its own and interleaves the rankings", () => {
     expect(rank([])).toEqual(["email-1", "email-2"]);
     expect(rank([["boss", "email"], ["phone"]])).toEqual(["email-1", "phone"]);
+  });
+});
+
+describe("vector coverage (an embedder that does not know the query's script)", () => {
+  it("moves the uncovered share of the vector weight to keywords, keeping the total", () => {
+    const weights = DEFAULT_RANKING.weights;
+    expect(coveredWeights(weights, 1)).toEqual(weights);
+    expect(coveredWeights(weights, 0)).toEqual({ ...weights, vector: 0, keyword: 0.7 });
+    const half = coveredWeights(weights, 0.5);
+    expect(half.vector).toBeCloseTo(0.2);
+    expect(half.keyword).toBeCloseTo(0.5);
+    expect(coveredWeights(weights, Number.NaN)).toEqual(weights);
+  });
+
+  // The model's vectors for text it cannot read are alike: a keyword-less memory looks closest.
+  const pool = [
+    candidate("noise", 0.95, "lunch menu"),
+    candidate("match", 0.1, "deploy failed e4012"),
+  ];
+  const rank = (vectorCoverage?: number) =>
+    rankCandidates(pool, ["deploy", "e4012"], now, 2, {
+      ...DEFAULT_RANKING,
+      floor: 0,
+      ...(vectorCoverage === undefined ? {} : { vectorCoverage }),
+    });
+
+  it("lets keywords decide a query the embedder cannot read, and says so in explain", () => {
+    const full = rank();
+    expect(full.map((r) => r.id)).toEqual(["noise", "match"]);
+    expect(full[0]!.explanation.vector_coverage).toBe(1);
+    const uncovered = rank(0);
+    expect(uncovered.map((r) => r.id)).toEqual(["match", "noise"]);
+    expect(uncovered[0]!.signals.vector).toBe(0);
+    expect(uncovered[0]!.explanation.vector_coverage).toBe(0);
+    expect(uncovered[0]!.explanation.vector_similarity).toBe(0.1);
+  });
+});
+
+describe("pseudo-relevance feedback", () => {
+  // "e4012" is asked; the best match names "kayano", which a later memory talks about.
+  const pool = [
+    candidate("best", 0.3, "e4012 kayano"),
+    candidate("a-other", 0.3, "lunch menu"),
+    candidate("b-follow", 0.3, "kayano comfortable"),
+  ];
+  const rank = (options: Partial<typeof DEFAULT_RANKING> = {}) =>
+    rankCandidates(pool, ["e4012"], now, 3, { ...DEFAULT_RANKING, floor: 0, ...options });
+
+  it("lifts memories sharing the best match's other words, and explains it", () => {
+    const results = rank();
+    expect(results.map((r) => r.id)).toEqual(["best", "b-follow", "a-other"]);
+    const follow = results[1]!;
+    expect(follow.explanation.bm25).toBe(0);
+    expect(follow.explanation.feedback).toBeGreaterThan(0);
+    expect(follow.signals.keyword).toBeCloseTo(
+      DEFAULT_RANKING.weights.keyword *
+        DEFAULT_RANKING.feedbackWeight *
+        follow.explanation.feedback,
+    );
+    expect(results[2]!.explanation.feedback).toBe(0);
+  });
+
+  it("is off at weight 0, under RRF, and when nothing matches the query's words", () => {
+    expect(rank({ feedbackWeight: 0 }).map((r) => r.id)).toEqual(["best", "a-other", "b-follow"]);
+    const rrf = rank({ fusion: "rrf" });
+    expect(rrf.every((r) => r.explanation.feedback === 0)).toBe(true);
+    const unmatched = rankCandidates(pool, ["failed"], now, 3, { ...DEFAULT_RANKING, floor: 0 });
+    expect(unmatched.every((r) => r.explanation.feedback === 0)).toBe(true);
+  });
+
+  it("applies the floor after feedback, so a weak best match can still clear it", () => {
+    // Only the commoner of the query's two words matches, the vector says nothing (coverage 0)
+    // and the memories are old: before feedback the best one is under the floor.
+    const old = { event_time: new Date("2020-01-01T00:00:00Z") };
+    const weak = [
+      candidate("best", 0, "deploy kayano x y", old),
+      candidate("follow", 0, "kayano comfortable", old),
+      candidate("noise", 0, "lunch menu", old),
+    ];
+    const options = { ...DEFAULT_RANKING, floor: 0.2, vectorCoverage: 0 };
+    const rank = (feedbackWeight: number) =>
+      rankCandidates(weak, ["deploy", "e4012"], now, 3, { ...options, feedbackWeight });
+    expect(rank(0).map((r) => r.id)).toEqual([]);
+    const fed = rank(0.4);
+    expect(fed.map((r) => r.id)).toEqual(["best"]);
+    expect(fed[0]!.score).toBeGreaterThanOrEqual(0.2);
+    expect(fed[0]!.explanation.feedback).toBeGreaterThan(0);
+  });
+
+  it("takes the best match's own words only, without the query's or question words", () => {
+    const document = { own: ["e4012", "kayano", "the", "kayano"], context: ["lunch"] };
+    expect(feedbackTerms(document, ["e4012"])).toEqual(["kayano"]);
   });
 });

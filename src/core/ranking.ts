@@ -20,9 +20,17 @@
  * failure is the lesson an agent most needs to recall — and partial outcomes slightly less.
  * The floor applies to the fused score, after fusion, so a memory found only by keyword can win.
  */
-import { type Bm25Parameters, type CorpusStats, DEFAULT_BM25, normalisedBm25 } from "./bm25.js";
+import { isStopWord } from "../text/stop-words.js";
+import {
+  type Bm25Parameters,
+  type CorpusStats,
+  DEFAULT_BM25,
+  normalisedBm25,
+  type TermCounts,
+  termCounts,
+} from "./bm25.js";
 import type { Candidate, CandidateSet } from "./ports.js";
-import { searchDocument } from "./search-text.js";
+import { type SearchDocument, searchDocument } from "./search-text.js";
 import type { MemoryLayer, Outcome, ScoreExplanation, ScoreSignals } from "./types.js";
 
 export interface RankedCandidate {
@@ -55,6 +63,18 @@ export interface RankingOptions {
   freshnessHalfLifeDays: number;
   /** Weight of the time signal when the query names a period. */
   timeWeight: number;
+  /**
+   * Pseudo-relevance feedback: how much matching the best keyword match's other words adds
+   * to a memory's keyword relevance (0: off). See `rankPool`.
+   */
+  feedbackWeight: number;
+  /**
+   * Per query: the share of the query the embedder can represent (`scriptCoverage`: an
+   * English-only model on a Chinese query gives 0). The vector weight is scaled by it and the
+   * rest moves to the keyword weight, so the total — and the floor's meaning — stay the same.
+   * Absent: 1.
+   */
+  vectorCoverage?: number;
 }
 
 export interface TimeWindow {
@@ -71,9 +91,26 @@ export const DEFAULT_RANKING: RankingOptions = {
   floor: 0.2,
   freshnessHalfLifeDays: 30,
   timeWeight: 0.3,
+  feedbackWeight: 0.4,
 };
 
 const DAY_MS = 86_400_000;
+
+/**
+ * The weights for a query the embedder covers only in part: the vector weight times the
+ * coverage, the rest of it added to the keyword weight. Vectors of text in a script the model
+ * does not know (mostly `[UNK]` tokens) are nearly alike whatever the text says: noise that
+ * would displace good keyword matches.
+ */
+export function coveredWeights(weights: RankingWeights, coverage: number): RankingWeights {
+  const share = Math.min(1, Math.max(0, Number.isFinite(coverage) ? coverage : 1));
+  if (share === 1) return weights;
+  return {
+    ...weights,
+    vector: weights.vector * share,
+    keyword: weights.keyword + weights.vector * (1 - share),
+  };
+}
 
 export function freshness(eventTime: Date, now: Date, halfLifeDays: number): number {
   const ageDays = Math.max(0, (now.getTime() - eventTime.getTime()) / DAY_MS);
@@ -102,13 +139,17 @@ export function timeMatch(eventTime: Date, windows: readonly TimeWindow[]): numb
 
 interface RawSignals {
   vector: number;
+  /** The keyword signal: BM25, plus pseudo-relevance feedback (see rankPool). */
   keyword: number;
+  /** The query's own normalised BM25. */
+  bm25: number;
   freshness: number;
   frequency: number;
 }
 
 function rawSignals(
   candidate: Candidate,
+  document: TermCounts,
   queryTerms: readonly string[],
   corpus: CorpusStats,
   now: Date,
@@ -116,14 +157,11 @@ function rawSignals(
 ): RawSignals {
   // A zero query vector (text with no word in it) gives NaN distances in pgvector.
   const similarity = candidate.vector_similarity;
+  const bm25 = normalisedBm25(queryTerms, document, corpus, options.bm25);
   return {
     vector: Number.isFinite(similarity) ? Math.max(0, similarity) : 0,
-    keyword: normalisedBm25(
-      queryTerms,
-      searchDocument(candidate.search_text),
-      corpus,
-      options.bm25,
-    ),
+    keyword: bm25,
+    bm25,
     freshness: freshness(candidate.event_time, now, options.freshnessHalfLifeDays),
     frequency: frequency(candidate.access_count),
   };
@@ -170,7 +208,7 @@ function ranksBy(values: readonly number[]): number[] {
 }
 
 function rrfSignals(
-  ranks: Record<keyof RawSignals, number>,
+  ranks: ScoreExplanation["ranks"],
   raw: RawSignals,
   options: RankingOptions,
 ): Omit<ScoreSignals, "time"> {
@@ -191,6 +229,8 @@ function rrfSignals(
 interface PoolEntry {
   candidate: Candidate;
   corpus: CorpusStats;
+  /** Its stored words, counted once for every ranking of the pool. */
+  document: TermCounts;
 }
 
 /** Every candidate once, with the corpus statistics of the layer it came from. */
@@ -201,24 +241,29 @@ function poolOf(sets: readonly CandidateSet[]): PoolEntry[] {
     for (const candidate of candidates) {
       if (seen.has(candidate.id)) continue;
       seen.add(candidate.id);
-      pool.push({ candidate, corpus });
+      pool.push({
+        candidate,
+        corpus,
+        document: termCounts(searchDocument(candidate.search_text)),
+      });
     }
   }
   return pool;
 }
 
-/** The whole pool scored against one set of query words, best first, floor applied. */
-function rankPool(
-  entries: readonly PoolEntry[],
-  queryTerms: readonly string[],
-  now: Date,
+interface Scored {
+  entry: PoolEntry;
+  raw: RawSignals;
+  /** How well it matches the feedback words (0..1); 0 without feedback. */
+  feedback: number;
+}
+
+/** The pool's candidates with their signals, best first, floor applied. */
+function scorePool(
+  pool: readonly Scored[],
   options: RankingOptions,
   timeWindows: readonly TimeWindow[],
 ): RankedCandidate[] {
-  const pool = entries.map(({ candidate, corpus }) => ({
-    candidate,
-    raw: rawSignals(candidate, queryTerms, corpus, now, options),
-  }));
   const signalRanks = {
     vector: ranksBy(pool.map(({ raw }) => raw.vector)),
     keyword: ranksBy(pool.map(({ raw }) => raw.keyword)),
@@ -226,7 +271,7 @@ function rankPool(
     frequency: ranksBy(pool.map(({ raw }) => raw.frequency)),
   };
   const ranked: RankedCandidate[] = [];
-  pool.forEach(({ candidate, raw }, index) => {
+  pool.forEach(({ entry: { candidate }, raw, feedback }, index) => {
     const outcomeWeight = candidate.outcome ? options.outcomeWeights[candidate.outcome] : 1;
     // Only episodes have an event time a query's period can refer to.
     const matched =
@@ -252,16 +297,92 @@ function rankPool(
       explanation: {
         fusion: options.fusion,
         vector_similarity: raw.vector,
-        bm25: raw.keyword,
+        bm25: raw.bm25,
+        feedback,
         freshness: raw.freshness,
         frequency: raw.frequency,
         outcome_weight: outcomeWeight,
         time_match: matched,
+        vector_coverage: options.vectorCoverage ?? 1,
         ranks,
       },
     });
   });
   return ranked.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
+/**
+ * The feedback words of a ranking: the best memory's own words that the query does not have
+ * (question words left out), when that memory shares at least one word with the query.
+ */
+export function feedbackTerms(best: SearchDocument, queryTerms: readonly string[]): string[] {
+  const asked = new Set(queryTerms);
+  return [...new Set(best.own)].filter((term) => !asked.has(term) && !isStopWord(term));
+}
+
+/** BM25 statistics of some words within the pool itself (their store-wide ones are not fetched). */
+function poolCorpus(pool: readonly Scored[], terms: readonly string[]): CorpusStats {
+  const documentFrequency = new Map<string, number>();
+  let length = 0;
+  for (const { entry } of pool) {
+    length += entry.document.length;
+    for (const term of terms) {
+      if (entry.document.counts.has(term)) {
+        documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+      }
+    }
+  }
+  return {
+    documents: pool.length,
+    averageLength: pool.length > 0 ? length / pool.length : 0,
+    documentFrequency,
+  };
+}
+
+/**
+ * The whole pool scored against one set of query words, best first, floor applied.
+ *
+ * Pseudo-relevance feedback (one document, as in Rocchio/RM3): the best match that shares a
+ * word with the query is taken as relevant, and memories that share *its* other words gain
+ * keyword relevance, `min(1, bm25 + feedbackWeight · feedback)`, where `feedback` is the
+ * normalised BM25 of those words (statistics from the pool). This is a second hop: "which
+ * shoes do I wear?" finds "I wear the Asics Gel-Kayano 26", and through "Asics Gel-Kayano 26"
+ * the later message about how those shoes feel, which shares no word with the question. The
+ * best match itself matches all its own words and keeps its place. Weighted fusion only: under
+ * RRF a faint feedback match would earn a full keyword rank.
+ */
+function rankPool(
+  entries: readonly PoolEntry[],
+  queryTerms: readonly string[],
+  now: Date,
+  options: RankingOptions,
+  timeWindows: readonly TimeWindow[],
+): RankedCandidate[] {
+  const pool: Scored[] = entries.map((entry) => ({
+    entry,
+    raw: rawSignals(entry.candidate, entry.document, queryTerms, entry.corpus, now, options),
+    feedback: 0,
+  }));
+  // Under RRF a weak feedback match would earn a full keyword rank: weighted fusion only.
+  if (options.fusion !== "weighted" || options.feedbackWeight <= 0 || pool.length < 2) {
+    return scorePool(pool, options, timeWindows);
+  }
+  // The floor applies to the final score: a best match under it before feedback (a Chinese
+  // query matching few of its words, say) may clear it after. Weighted scores are the sums the
+  // floor compares, so filtering the unfloored ranking is the same as ranking with the floor.
+  const ranked = scorePool(pool, { ...options, floor: 0 }, timeWindows);
+  const floored = () => ranked.filter((result) => result.score >= options.floor);
+  const best = ranked[0] && pool.find(({ entry }) => entry.candidate.id === ranked[0]!.id);
+  if (!best || best.raw.bm25 <= 0) return floored();
+  const terms = feedbackTerms(searchDocument(best.entry.candidate.search_text), queryTerms);
+  if (terms.length === 0) return floored();
+  const corpus = poolCorpus(pool, terms);
+  const fed = pool.map(({ entry, raw }) => {
+    const feedback = normalisedBm25(terms, entry.document, corpus, options.bm25);
+    const keyword = Math.min(1, raw.bm25 + options.feedbackWeight * feedback);
+    return { entry, raw: { ...raw, keyword }, feedback };
+  });
+  return scorePool(fed, options, timeWindows);
 }
 
 /** Takes the lists' firsts, then their seconds, …, each memory once, up to topK. */
@@ -294,10 +415,14 @@ export function rankCandidates(
   clauses: readonly (readonly string[])[] = [],
 ): RankedCandidate[] {
   const pool = poolOf(sets);
+  const covered = {
+    ...options,
+    weights: coveredWeights(options.weights, options.vectorCoverage ?? 1),
+  };
   if (clauses.length < 2)
-    return rankPool(pool, queryTerms, now, options, timeWindows).slice(0, topK);
+    return rankPool(pool, queryTerms, now, covered, timeWindows).slice(0, topK);
   return interleave(
-    clauses.map((terms) => rankPool(pool, terms, now, options, timeWindows)),
+    clauses.map((terms) => rankPool(pool, terms, now, covered, timeWindows)),
     topK,
   );
 }

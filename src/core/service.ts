@@ -3,6 +3,7 @@
  * and MCP are thin translators over these methods.
  */
 import { randomUUID } from "node:crypto";
+import { scriptCoverage } from "../text/scripts.js";
 import type { AuditEntry } from "./audit.js";
 import { mapConcurrent } from "./concurrency.js";
 import { interactionMetadata, summariseInteraction } from "./episode-summary.js";
@@ -148,6 +149,21 @@ function scopeOf(item: ScopeInput) {
     agent_id: item.agent_id ?? null,
     session_id: item.session_id ?? null,
   };
+}
+
+/**
+ * The recall schema for a top_k ceiling, built once per ceiling: zod compiles a schema on its
+ * first use, which cost evaluations ~1 ms per recall at p50 and 20 ms at p90 when a new one was
+ * built for every call.
+ */
+const recallSchemas = new Map<number, ReturnType<typeof recallInputSchema>>();
+function recallSchema(maxTopK: number): ReturnType<typeof recallInputSchema> {
+  let schema = recallSchemas.get(maxTopK);
+  if (!schema) {
+    schema = recallInputSchema(maxTopK);
+    recallSchemas.set(maxTopK, schema);
+  }
+  return schema;
 }
 
 export class MemoryService implements MemoryApi {
@@ -334,7 +350,7 @@ export class MemoryService implements MemoryApi {
 
   /** Finds the memories most relevant to a query, best first, none below the score floor. */
   async recall(input: unknown, options: RecallOptions = {}): Promise<RecallResponse> {
-    const schema = options.maxTopK === undefined ? RecallInput : recallInputSchema(options.maxTopK);
+    const schema = options.maxTopK === undefined ? RecallInput : recallSchema(options.maxTopK);
     const request = validate(schema, input);
     const range = request.time_range ? parseTimeRange(request.time_range) : {};
     if (typeof range === "string") throw invalidInput("time_range", range);
@@ -382,6 +398,7 @@ export class MemoryService implements MemoryApi {
     const ranking = {
       ...this.options.ranking,
       floor: request.min_score ?? this.options.ranking.floor,
+      vectorCoverage: scriptCoverage(about, this.embedder.scripts),
     };
     const ranked = rankCandidates(
       sets,

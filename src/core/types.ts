@@ -82,6 +82,11 @@ export interface ScoreExplanation {
   vector_similarity: number;
   /** BM25, normalised to 0..1 against an average document holding every query word once. */
   bm25: number;
+  /**
+   * How well it matches the words of the best keyword match that the query lacks, 0..1
+   * (pseudo-relevance feedback); its keyword signal is `min(1, bm25 + feedbackWeight · feedback)`.
+   */
+  feedback: number;
   /** 1 now, 0.5 one half-life ago. */
   freshness: number;
   /** min(access_count / 10, 1). */
@@ -89,6 +94,11 @@ export interface ScoreExplanation {
   outcome_weight: number;
   /** 1 inside a period the query names, decaying outside it; 0 when it names none. */
   time_match: number;
+  /**
+   * The share of the query written in scripts the embedder knows (1: all of it). Below 1 the
+   * vector weight was scaled by it and the rest given to keywords (see ranking).
+   */
+  vector_coverage: number;
   /** 1-based rank of this memory on each signal among the candidates. */
   ranks: { vector: number; keyword: number; freshness: number; frequency: number };
 }

@@ -17,6 +17,7 @@ export async function createEmbedder(config: EmbedderConfig, logger: Logger): Pr
         {
           ...(config.modelDir ? { modelDir: config.modelDir } : {}),
           ...(config.model ? { model: config.model } : {}),
+          ...(config.scripts ? { scripts: config.scripts } : {}),
           allowRemote: config.allowRemote,
         },
         { logger },

@@ -72,6 +72,31 @@ describe("local embedder", () => {
     expect(await embedder.embed([])).toEqual([]);
   });
 
+  it("knows which scripts a model covers: option, manifest, known model, else all", async () => {
+    const plain = await fakeModelDir("plain-", { hidden_size: 8 });
+    expect((await createLocalEmbedder({ modelDir: plain })).scripts).toBeUndefined();
+    expect((await createLocalEmbedder({ modelDir: plain, scripts: ["Han"] })).scripts).toEqual([
+      "Han",
+    ]);
+
+    const known = await fakeModelDir("known-", { hidden_size: 8 });
+    await writeFile(
+      path.join(known, "hindsight-model.json"),
+      JSON.stringify({ model: "all-minilm-l6-v2-int8" }),
+    );
+    expect((await createLocalEmbedder({ modelDir: known })).scripts).toEqual(["Latin"]);
+    expect(
+      (await createLocalEmbedder({ modelDir: known, scripts: "all" })).scripts,
+    ).toBeUndefined();
+
+    const declared = await fakeModelDir("declared-", { hidden_size: 8 });
+    await writeFile(
+      path.join(declared, "hindsight-model.json"),
+      JSON.stringify({ model: "all-minilm-l6-v2-int8", scripts: ["Latin", "Han"] }),
+    );
+    expect((await createLocalEmbedder({ modelDir: declared })).scripts).toEqual(["Latin", "Han"]);
+  });
+
   it.skipIf(transformersInstalled)(
     "explains how to install @huggingface/transformers when it is missing",
     async () => {

@@ -18,6 +18,55 @@ export interface LocalEmbedderOptions {
   normalize?: boolean;
   batchSize?: number;
   allowRemote?: boolean;
+  /**
+   * The scripts the model represents (`Embedder.scripts`), or "all". Absent: the `scripts` of
+   * the directory's `hindsight-model.json`, else what is known of the model by name
+   * (`KNOWN_MODEL_SCRIPTS`), else every script.
+   */
+  scripts?: readonly string[] | "all";
+}
+
+/**
+ * Scripts of models known to cover only some, by the name `npm run fetch:model` records in
+ * `hindsight-model.json` (`model`) or the Hub name. all-MiniLM-L6-v2's vocabulary is
+ * bert-base-uncased's: most Chinese characters are `[UNK]` (docs/embedding-models.md).
+ */
+export const KNOWN_MODEL_SCRIPTS: Readonly<Record<string, readonly string[]>> = {
+  "all-minilm-l6-v2-int8": ["Latin"],
+  "sentence-transformers/all-MiniLM-L6-v2": ["Latin"],
+  "Xenova/all-MiniLM-L6-v2": ["Latin"],
+};
+
+/** The `hindsight-model.json` written by fetch:model, when the directory has one. */
+async function readManifest(modelDir: string): Promise<{ model?: unknown; scripts?: unknown }> {
+  try {
+    return JSON.parse(await readFile(path.join(modelDir, "hindsight-model.json"), "utf8")) as {
+      model?: unknown;
+      scripts?: unknown;
+    };
+  } catch {
+    return {};
+  }
+}
+
+const isStringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === "string");
+
+/** See `LocalEmbedderOptions.scripts`; undefined means every script. */
+export async function resolveScripts(
+  options: Pick<LocalEmbedderOptions, "modelDir" | "model" | "scripts">,
+): Promise<readonly string[] | undefined> {
+  if (options.scripts !== undefined) return options.scripts === "all" ? undefined : options.scripts;
+  if (options.modelDir !== undefined) {
+    const manifest = await readManifest(options.modelDir);
+    if (manifest.scripts === "all") return undefined;
+    if (isStringList(manifest.scripts)) return manifest.scripts;
+    if (typeof manifest.model === "string" && KNOWN_MODEL_SCRIPTS[manifest.model]) {
+      return KNOWN_MODEL_SCRIPTS[manifest.model];
+    }
+    return undefined;
+  }
+  return options.model ? KNOWN_MODEL_SCRIPTS[options.model] : undefined;
 }
 
 interface Tensor {
@@ -201,9 +250,12 @@ export async function createLocalEmbedder(
       ? (await run(["dimension probe"]))[0]!.length
       : await readDimensions(modelDir);
 
+  const scripts = await resolveScripts({ ...options, ...(modelDir ? { modelDir } : {}) });
+
   return {
     id,
     dimensions,
+    ...(scripts === undefined ? {} : { scripts }),
     embed: async (texts) => (texts.length === 0 ? [] : run(texts, dimensions)),
     async close() {
       const current = loading;

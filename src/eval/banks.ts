@@ -42,6 +42,7 @@ export async function openEvalRuntime(
   const shared: Embedder = {
     id: inner.id,
     dimensions: inner.dimensions,
+    ...(inner.scripts === undefined ? {} : { scripts: inner.scripts }),
     embed: (texts) => inner.embed(texts),
   };
   return {

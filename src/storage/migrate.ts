@@ -30,7 +30,9 @@ export async function migrate(
     const applied: number[] = [];
     for (const migration of migrations) {
       if (done.has(migration.version)) continue;
-      await tx.exec(migration.sql({ dimensions: embedder.dimensions }));
+      const sql = migration.sql({ dimensions: embedder.dimensions });
+      if (sql.trim() !== "") await tx.exec(sql);
+      await migration.run?.(tx);
       await tx.query("INSERT INTO hindsight_migrations (version, name) VALUES ($1, $2)", [
         migration.version,
         migration.name,

@@ -3,6 +3,9 @@
  * the embedder's dimension because pgvector's HNSW index needs a fixed-size vector column.
  * Append new migrations; never edit one that has shipped.
  */
+import type { SqlExecutor } from "./executor.js";
+import { reindexSearchText } from "./reindex.js";
+
 export interface MigrationContext {
   dimensions: number;
 }
@@ -11,6 +14,8 @@ export interface Migration {
   version: number;
   name: string;
   sql(context: MigrationContext): string;
+  /** Work SQL alone cannot do (re-tokenizing text), run after `sql` in the same transaction. */
+  run?(tx: SqlExecutor): Promise<void>;
 }
 
 /*
@@ -309,6 +314,19 @@ const sharedMemory: Migration = {
   `,
 };
 
+/*
+ * Keyword search with the current tokenizer: rows written before English stemming get stemmed
+ * search text, terms and BM25 statistics (see storage/reindex).
+ */
+const reindexKeywords: Migration = {
+  version: 7,
+  name: "keyword index with stemming",
+  sql: () => "",
+  run: async (tx) => {
+    await reindexSearchText(tx);
+  },
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   initial,
   lifecycle,
@@ -316,4 +334,5 @@ export const MIGRATIONS: readonly Migration[] = [
   auditLog,
   sessionScope,
   sharedMemory,
+  reindexKeywords,
 ];

@@ -57,8 +57,11 @@ function explain(result: RecalledMemory): string {
   const f = (value: number) => value.toFixed(3);
   return (
     `\n    why: ${e.fusion}  cosine ${f(e.vector_similarity)} (#${e.ranks.vector})  ` +
-    `bm25 ${f(e.bm25)} (#${e.ranks.keyword})  freshness ${f(e.freshness)}  ` +
-    `frequency ${f(e.frequency)}  outcome ×${e.outcome_weight}`
+    `bm25 ${f(e.bm25)} (#${e.ranks.keyword})  ` +
+    (e.feedback > 0 ? `feedback ${f(e.feedback)}  ` : "") +
+    `freshness ${f(e.freshness)}  ` +
+    `frequency ${f(e.frequency)}  outcome ×${e.outcome_weight}` +
+    (e.vector_coverage < 1 ? `  embedder covers ${f(e.vector_coverage)} of the query` : "")
   );
 }
 

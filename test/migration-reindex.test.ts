@@ -1,0 +1,107 @@
+/**
+ * Migration 7 (storage/reindex) on both backends: a database written before stemming is
+ * re-indexed when it is next opened.
+ */
+import { afterEach, describe, expect, it } from "vitest";
+import { silentLogger } from "../src/adapters.js";
+import type { NewEpisodic } from "../src/core/ports.js";
+import { searchText } from "../src/core/search-text.js";
+import type { SqlDriver } from "../src/storage/executor.js";
+import { migrate } from "../src/storage/migrate.js";
+import { MIGRATIONS } from "../src/storage/migrations.js";
+import { IN_MEMORY, openPGlite } from "../src/storage/pglite.js";
+import { openPostgres } from "../src/storage/postgres.js";
+import { SqlMemoryStore } from "../src/storage/sql-store.js";
+import { wordTokens } from "../src/text/tokenize.js";
+import { BACKENDS, createTestSchema } from "./support/backends.js";
+
+/** What the tokenizer wrote before stemming: the same words, unstemmed. */
+const unstemmed = (parts: string[]) => parts.flatMap(wordTokens).join(" ");
+
+describe.each(BACKENDS)(
+  "migration 7 re-indexes rows written before stemming on $name",
+  (backend) => {
+    let driver: SqlDriver | undefined;
+    let cleanup: (() => Promise<void>) | undefined;
+    afterEach(async () => {
+      await driver?.close();
+      await cleanup?.();
+      driver = undefined;
+      cleanup = undefined;
+    });
+
+    const embedder = { id: "test-embedder", dimensions: 4 };
+    const row = (id: string, summary: string, text: string): NewEpisodic => ({
+      id,
+      occurred_at: new Date("2024-05-01T00:00:00Z"),
+      recorded_at: new Date("2024-05-01T00:00:00Z"),
+      task_type: "conversation",
+      summary,
+      outcome: "success",
+      metadata: {},
+      tags: [],
+      confidence: 1,
+      decay_score: 1,
+      status: "active",
+      subject: null,
+      user_id: null,
+      agent_id: null,
+      session_id: null,
+      source: null,
+      embedding: new Float32Array([1, 0, 0, 0]),
+      search_text: text,
+    });
+
+    it.skipIf(backend.skip !== undefined)(
+      "rewrites search text, terms and BM25 statistics, and only the old rows",
+      async () => {
+        if (backend.name === "pglite") {
+          driver = await openPGlite({ dataDir: IN_MEMORY, logger: silentLogger });
+        } else {
+          const schema = await createTestSchema();
+          cleanup = schema.drop;
+          driver = await openPostgres({ connectionString: schema.url, logger: silentLogger });
+        }
+        const before = MIGRATIONS.filter((migration) => migration.version < 7);
+        await migrate(driver, embedder, before);
+        const store = new SqlMemoryStore(driver);
+        const oldId = "00000000-0000-4000-8000-000000000001";
+        const newId = "00000000-0000-4000-8000-000000000002";
+        await store.insertEpisodic([
+          row(oldId, "Caroline went hiking", unstemmed(["conversation", "Caroline went hiking"])),
+          row(newId, "We agreed on hiking", searchText(["conversation", "We agreed on hiking"])),
+        ]);
+        const statsBefore = await driver.query<{ tokens: number }>(
+          "SELECT tokens::int AS tokens FROM search_stats WHERE layer = 'episodic'",
+        );
+
+        const report = await migrate(driver, embedder);
+        expect(report.applied).toEqual([7]);
+
+        const rows = await driver.query<{ id: string; search_text: string; terms: string[] }>(
+          "SELECT id::text AS id, search_text, terms FROM episodic_memories ORDER BY id",
+        );
+        expect(rows[0]!.search_text).toBe(searchText(["conversation", "Caroline went hiking"]));
+        expect(rows[0]!.terms).toContain("hike");
+        expect(rows[0]!.terms).not.toContain("hiking");
+        expect(rows[1]!.search_text).toBe(searchText(["conversation", "We agreed on hiking"]));
+
+        const df = Object.fromEntries(
+          (
+            await driver.query<{ term: string; df: number }>(
+              "SELECT term, df FROM search_terms WHERE layer = 'episodic'",
+            )
+          ).map(({ term, df }) => [term, df]),
+        );
+        expect(df.hike).toBe(2);
+        expect(df.hiking).toBeUndefined();
+        expect(df.went).toBe(1);
+        const statsAfter = await driver.query<{ documents: number; tokens: number }>(
+          "SELECT documents::int AS documents, tokens::int AS tokens FROM search_stats WHERE layer = 'episodic'",
+        );
+        // Stemming maps a word to a word: lengths are unchanged, the documents the same two.
+        expect(statsAfter[0]).toEqual({ documents: 2, tokens: statsBefore[0]!.tokens });
+      },
+    );
+  },
+);
