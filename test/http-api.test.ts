@@ -757,6 +757,7 @@ describe("failures of the store, the embedder and the code", () => {
       sources: fail,
       quarantined: fail,
       review: fail,
+      access: fail,
       close: async () => {},
     };
   }

@@ -192,7 +192,7 @@ describe.each(BACKENDS)("shared memory on $name", (backend) => {
   );
 
   it.skipIf(backend.skip !== undefined)(
-    "brings back what a rejected or deleted fact had superseded",
+    "brings back what a rejected fact had superseded, and never confirms it again",
     async () => {
       const truth = await memory.storeSemantic(
         fact("Parking", "staff park on level 2", { source: "kb-pipeline", shared_group: GROUP }),
@@ -213,15 +213,19 @@ describe.each(BACKENDS)("shared memory on $name", (backend) => {
         "superseded",
         "restored",
       ]);
-      // The same when the superseding fact is deleted for good.
+      const audit = await memory.audit({ memory_id: truth.id, operation: "restore" });
+      expect(audit.entries).toHaveLength(1);
+      // A rejected memory is not confirmed again: it would leave two current answers.
+      await expect(
+        memory.review({ memory_id: wrong.id, decision: "confirm", reviewer: "facilities" }),
+      ).rejects.toMatchObject({ code: "INVALID_INPUT", field: "memory_id" });
+      // Deleting a newer fact for good (privacy) does not bring the older one back.
       const again = await memory.storeSemantic(
         fact("Parking", "staff park on the roof", { source: "kb-pipeline", shared_group: GROUP }),
       );
       expect(again.superseded).toEqual([truth.id]);
       await memory.forget({ memory_id: again.id, mode: "hard" });
-      expect(await recallIds("beta", "parking")).toContain(truth.id);
-      const audit = await memory.audit({ memory_id: truth.id, operation: "restore" });
-      expect(audit.entries).toHaveLength(2);
+      expect(await recallIds("beta", "parking")).not.toContain(truth.id);
     },
   );
 
@@ -237,9 +241,11 @@ describe.each(BACKENDS)("shared memory on $name", (backend) => {
       await expect(
         memory.storeSemantic({ ...base, source: "kb-pipeline", agent_id: "gamma" }),
       ).rejects.toMatchObject({ code: "PERMISSION_DENIED", field: "agent_id" });
-      await expect(
-        memory.storeSemantic({ ...base, source: "pastebin", agent_id: "alpha" }),
-      ).rejects.toMatchObject({ code: "PERMISSION_DENIED", field: "source" });
+      for (const source of ["pastebin", "PasteBin", "ｐａｓｔｅｂｉｎ"]) {
+        await expect(
+          memory.storeSemantic({ ...base, source, agent_id: "alpha" }),
+        ).rejects.toMatchObject({ code: "PERMISSION_DENIED", field: "source" });
+      }
       await expect(
         memory.storeSemantic({ ...base, source: "kb-pipeline", shared_group: "nobody-here" }),
       ).rejects.toMatchObject({ code: "NOT_FOUND", field: "shared_group" });
@@ -616,7 +622,20 @@ describe("shared memory through MCP and the CLI", () => {
           })
         ).status,
       ).toBe(200);
-      await call("op-key", "POST", "/v1/sources/runbook", { trust: "normal" });
+      await call("op-key", "POST", "/v1/sources/runbook", { trust: "high" });
+      // An agent names its source itself: naming a trusted one is not enough while the agent
+      // itself is unrated (default low), so its write waits in quarantine.
+      const unrated = await call("executor-key", "POST", "/v1/facts", {
+        key_text: "Release freeze",
+        value_text: "no releases in December",
+        source: "runbook",
+        shared_group: "ops",
+      });
+      expect(unrated).toMatchObject({
+        status: 201,
+        body: { review_status: "quarantined" },
+      });
+      await call("op-key", "POST", "/v1/sources/agent:planner", { trust: "normal" });
       const stored = await call("planner-key", "POST", "/v1/facts", {
         key_text: "Release train",
         value_text: "releases leave on Wednesdays at noon",
@@ -624,6 +643,52 @@ describe("shared memory through MCP and the CLI", () => {
         shared_group: "ops",
       });
       expect(stored).toMatchObject({ status: 201, body: { review_status: "confirmed" } });
+      const recalledByOperator = await call("op-key", "POST", "/v1/recall", {
+        query_text: "release train wednesdays",
+        memory_layer: "semantic",
+      });
+      // Trusted no more than the agent: normal, not the source's high.
+      expect(recalledByOperator.body.results[0]).toMatchObject({ source_trust: "normal" });
+
+      // By id, an agent reads what it may see and changes only what it wrote.
+      const privateNote = await call("executor-key", "POST", "/v1/facts", {
+        key_text: "Executor scratch",
+        value_text: "retry the deploy twice",
+      });
+      expect(
+        (await call("planner-key", "GET", `/v1/memories/${privateNote.body.id}/history`)).status,
+      ).toBe(404);
+      expect(
+        (
+          await call("planner-key", "POST", "/v1/summarize", {
+            memory_ids: [privateNote.body.id],
+          })
+        ).body,
+      ).toMatchObject({ code: "NOT_FOUND", field: "memory_ids" });
+      expect(
+        (await call("executor-key", "GET", `/v1/memories/${stored.body.id}/history`)).status,
+      ).toBe(200);
+      const sabotage = await call(
+        "executor-key",
+        "DELETE",
+        `/v1/memories/${stored.body.id}?mode=hard`,
+      );
+      expect(sabotage).toMatchObject({
+        status: 403,
+        body: { code: "PERMISSION_DENIED", field: "memory_id" },
+      });
+      expect(
+        (
+          await call("executor-key", "POST", "/v1/feedback", {
+            memory_id: stored.body.id,
+            useful: false,
+          })
+        ).status,
+      ).toBe(403);
+      expect(
+        (await call("executor-key", "DELETE", `/v1/memories/${privateNote.body.id}`)).status,
+      ).toBe(200);
+      expect((await call("planner-key", "GET", "/v1/sources")).status).toBe(403);
       // Claiming to be another agent, or doing the operator's work, is refused.
       const impersonation = await call("planner-key", "POST", "/v1/facts", {
         key_text: "k",

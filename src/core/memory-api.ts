@@ -15,7 +15,14 @@ import type { MemoryHistory, RestoreOutcome } from "./lifecycle/store-port.js";
 import type { MigrationReport } from "./ports.js";
 import type { RecallResponse } from "./service.js";
 import type { QuarantineList, SourcesList } from "./sharing/sharing.js";
-import type { Group, ReviewResult, SourceTrust, StoredKnowledge } from "./sharing/types.js";
+import type {
+  Access,
+  Caller,
+  Group,
+  ReviewResult,
+  SourceTrust,
+  StoredKnowledge,
+} from "./sharing/types.js";
 import type { SummaryResult } from "./summarize.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "./types.js";
 import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
@@ -23,7 +30,8 @@ import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./wo
 export interface MemoryApi {
   storeEpisodic(input: unknown): Promise<StoreResult>;
   storeEpisodicBatch(inputs: readonly unknown[]): Promise<{ ids: string[] }>;
-  storeSemantic(input: unknown): Promise<StoredKnowledge>;
+  /** `caller`: the agent whose key made the write, which bounds its trust (see sharing). */
+  storeSemantic(input: unknown, caller?: Caller): Promise<StoredKnowledge>;
   recall(input: unknown): Promise<RecallResponse>;
   forget(input: unknown): Promise<ForgetResult>;
   /** The audit log of destructive operations (forget, delete, merge, supersede, restore). */
@@ -57,6 +65,8 @@ export interface MemoryApi {
   quarantined(input?: unknown): Promise<QuarantineList>;
   /** Shared memory: confirms or rejects a shared memory. */
   review(input: unknown): Promise<ReviewResult>;
+  /** What an agent may do with each memory (own, visible, hidden); for agent keys. */
+  access(agent: string, memoryIds: readonly string[]): Promise<Record<string, Access>>;
   /** Resolves when the store answers; for health checks. */
   ping(): Promise<void>;
   /**
@@ -93,6 +103,7 @@ export const MEMORY_OPERATIONS = [
   "sources",
   "quarantined",
   "review",
+  "access",
   "ping",
   "migrate",
 ] as const satisfies readonly (keyof MemoryApi)[];

@@ -332,8 +332,8 @@ export const ReviewOutput = z.object({
   decision: z.enum(REVIEW_DECISIONS),
   review_status: z.enum(REVIEW_STATUSES),
   shared_group: z.string(),
-  reviewed_by: z.string(),
-  reviewed_at: Instant,
+  reviewed_by: z.string().nullable(),
+  reviewed_at: Instant.nullable(),
   changed: z.boolean().describe("False when it already had this status."),
 });
 

@@ -56,7 +56,14 @@ import {
   type SharingSettings,
   type SourcesList,
 } from "./sharing/sharing.js";
-import type { Group, ReviewResult, SourceTrust, StoredKnowledge } from "./sharing/types.js";
+import type {
+  Access,
+  Caller,
+  Group,
+  ReviewResult,
+  SourceTrust,
+  StoredKnowledge,
+} from "./sharing/types.js";
 import { type SummaryResult, summarizeMemories, type TokenCounter } from "./summarize.js";
 import { findTimeExpressions, stripTimeExpressions } from "./time-expressions.js";
 import { parseInstant, parseTimeRange } from "./time-range.js";
@@ -285,9 +292,9 @@ export class MemoryService implements MemoryApi {
    * near-duplicate merges into the memory it repeats; a contradiction supersedes the older
    * fact (see lifecycle/knowledge).
    */
-  async storeSemantic(input: unknown): Promise<StoredKnowledge> {
+  async storeSemantic(input: unknown, caller?: Caller): Promise<StoredKnowledge> {
     const item = validate(StoreSemanticInput, isoDates(input));
-    const sharing = await this.shared.admit(item);
+    const sharing = await this.shared.admit(item, caller);
     const [embedding] = await this.embed([`${item.key_text} ${item.value_text}`]);
     const now = this.clock.now();
     const id = item.id ?? randomUUID();
@@ -317,11 +324,7 @@ export class MemoryService implements MemoryApi {
         source: item.source,
       });
     }
-    return {
-      ...added,
-      shared_group: sharing.shared_group,
-      review_status: sharing.review_status ?? "confirmed",
-    };
+    return { ...added, shared_group: sharing.shared_group, review_status: sharing.review_status! };
   }
 
   // ---- Shared memory: groups, source trust, quarantine and reviews (see sharing/).
@@ -346,6 +349,20 @@ export class MemoryService implements MemoryApi {
   }
   review(input: unknown): Promise<ReviewResult> {
     return this.shared.review(input);
+  }
+
+  /**
+   * What an agent may do with each memory: `own`, `visible` (its groups' confirmed
+   * knowledge) or `hidden`; unknown ids are left out. Agent keys check this before reading or
+   * changing a memory by id (tenants/agent-scope); it is no surface's operation.
+   */
+  async access(agent: string, memoryIds: readonly string[]): Promise<Record<string, Access>> {
+    const memories: StoredMemory[] = [];
+    const unique = [...new Set(memoryIds)];
+    for (const layer of ["episodic", "semantic"] as const) {
+      memories.push(...(await this.store.getMany(layer, unique)));
+    }
+    return this.shared.access(agent, memories);
   }
 
   /** Finds the memories most relevant to a query, best first, none below the score floor. */

@@ -48,7 +48,7 @@ function withId(input: unknown): unknown {
  */
 const IDEMPOTENT_ARGS: Partial<Record<MemoryOperation, (args: unknown[]) => unknown[]>> = {
   storeEpisodic: ([input]) => [withId(input)],
-  storeSemantic: ([input]) => [withId(input)],
+  storeSemantic: ([input, ...rest]) => [withId(input), ...rest],
   workingAppend: ([input]) => [withId(input)],
   storeEpisodicBatch: ([inputs]) => [Array.isArray(inputs) ? inputs.map(withId) : inputs],
 };

@@ -300,14 +300,15 @@ const sharedMemory: Migration = {
       WHERE shared_group IS NOT NULL;
 
     ALTER TABLE memory_events DROP CONSTRAINT memory_events_event_check;
+    -- NOT VALID: existing rows met the narrower check already; no scan of a large table.
     ALTER TABLE memory_events ADD CONSTRAINT memory_events_event_check CHECK (event IN (
       'created', 'merged', 'superseded', 'archived', 'reactivated', 'restored', 'feedback',
-      'consolidated', 'confirmed', 'rejected'));
+      'consolidated', 'confirmed', 'rejected')) NOT VALID;
 
     ALTER TABLE audit_log DROP CONSTRAINT audit_log_operation_check;
     ALTER TABLE audit_log ADD CONSTRAINT audit_log_operation_check CHECK (operation IN (
       'forget', 'delete', 'merge', 'supersede', 'restore',
-      'confirm', 'reject', 'grant', 'revoke', 'trust'));
+      'confirm', 'reject', 'grant', 'revoke', 'trust')) NOT VALID;
     ALTER TABLE audit_log ALTER COLUMN memory_id DROP NOT NULL;
     ALTER TABLE audit_log ALTER COLUMN layer DROP NOT NULL;
     ALTER TABLE audit_log ADD COLUMN target text;

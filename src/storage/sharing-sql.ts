@@ -126,8 +126,7 @@ export function listQuarantined(
 ): Promise<SemanticMemory[]> {
   return db.query<SemanticMemory>(
     `SELECT ${COLUMNS.semantic} FROM semantic_memories m ${joinsOf("semantic")}
-     WHERE m.review_status = 'quarantined' AND m.status = 'active'
-       AND ($1::text IS NULL OR m.shared_group = $1)
+     WHERE m.review_status = 'quarantined' AND ($1::text IS NULL OR m.shared_group = $1)
      ORDER BY m.created_at, m.id LIMIT $2`,
     [query.group ?? null, query.limit],
   );
@@ -142,28 +141,32 @@ const STATUS_AFTER: Record<ReviewRequest["decision"], "confirmed" | "rejected"> 
 export async function reviewShared(
   db: SqlExecutor,
   request: ReviewRequest,
-): Promise<ReviewResult | "not_shared" | undefined> {
+): Promise<ReviewResult | "not_shared" | "rejected" | undefined> {
   const [found] = await db.query<{
     shared_group: string | null;
     review_status: ReviewStatus | null;
     reviewed_by: string | null;
     reviewed_at: Date | null;
+    valid_to: Date | null;
   }>(
-    `SELECT shared_group, review_status, reviewed_by, reviewed_at FROM semantic_memories
+    `SELECT shared_group, review_status, reviewed_by, reviewed_at, valid_to FROM semantic_memories
      WHERE id = $1 FOR UPDATE`,
     [request.id],
   );
   if (!found) return undefined;
   if (found.shared_group === null) return "not_shared";
   const status = STATUS_AFTER[request.decision];
+  // Rejected knowledge was archived and what it superseded brought back: confirming it now
+  // would leave two current answers. It is stored again instead, and reviewed afresh.
+  if (found.review_status === "rejected" && status === "confirmed") return "rejected";
   if (found.review_status === status) {
     return {
       id: request.id,
       decision: request.decision,
       review_status: status,
       shared_group: found.shared_group,
-      reviewed_by: found.reviewed_by ?? request.reviewer,
-      reviewed_at: found.reviewed_at ?? request.at,
+      reviewed_by: found.reviewed_by,
+      reviewed_at: found.reviewed_at,
       changed: false,
     };
   }
@@ -178,7 +181,8 @@ export async function reviewShared(
     group: found.shared_group,
     previous_status: found.review_status,
   });
-  if (status === "rejected") {
+  // Only while it is current: once something newer superseded it, that is the answer.
+  if (status === "rejected" && found.valid_to === null) {
     await reinstateSuperseded(
       db,
       request.id,

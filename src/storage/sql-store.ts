@@ -290,14 +290,6 @@ export class SqlMemoryStore implements MemoryStore {
     return this.guard("forgetting a memory", () =>
       this.driver.transaction(async (tx) => {
         for (const layer of ["episodic", "semantic"] as const) {
-          if (mode === "hard" && layer === "semantic") {
-            await lifecycle.reinstateSuperseded(
-              tx,
-              id,
-              at,
-              "what superseded it was deleted for good",
-            );
-          }
           const sql =
             mode === "hard"
               ? `DELETE FROM ${TABLE[layer]} WHERE id = $1 RETURNING search_text`
@@ -368,7 +360,7 @@ export class SqlMemoryStore implements MemoryStore {
     );
   }
 
-  review(request: ReviewRequest): Promise<ReviewResult | "not_shared" | undefined> {
+  review(request: ReviewRequest): Promise<ReviewResult | "not_shared" | "rejected" | undefined> {
     return this.guard("reviewing a shared memory", () =>
       this.driver.transaction((tx) => sharing.reviewShared(tx, request)),
     );

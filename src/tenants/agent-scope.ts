@@ -1,26 +1,31 @@
 /**
  * The memory an agent-bound API key reaches (`key:tenant/agent`): every request acts as that
- * agent. What it stores carries its agent_id and what it recalls is what that agent may see
- * (its own memories and its groups' confirmed knowledge); naming another agent is refused.
- * The operator's operations — grants, trust, reviews, the quarantine list, the audit log,
- * maintenance — need a key bound to no agent, so an agent can neither promote its own writes
- * out of quarantine nor rate its own sources.
+ * agent. What it stores carries its agent_id, and a shared write is trusted no more than the
+ * agent itself; what it recalls is what that agent may see (its own memories and its groups'
+ * confirmed knowledge); by id it reads only what it may see and forgets, rates or restores
+ * only what it wrote. Naming another agent is refused. The operator's operations — grants,
+ * trust, reviews, the quarantine list, the audit log, maintenance — need a key bound to no
+ * agent, so an agent can neither promote its own writes out of quarantine nor rate its own
+ * sources.
  */
-import { ErrorCode, HindsightError } from "../core/errors.js";
+import { ErrorCode, HindsightError, notFound } from "../core/errors.js";
 import type { MemoryApi } from "../core/memory-api.js";
-
-function denied(field: string, message: string): HindsightError {
-  return new HindsightError(ErrorCode.PERMISSION_DENIED, `${field}: ${message}`, { field });
-}
+import { permissionDenied } from "../core/sharing/sharing.js";
 
 /** The input with agent_id set to the key's agent; another agent named there is refused. */
 function asAgent(input: unknown, agent: string): unknown {
   if (input === null || typeof input !== "object" || Array.isArray(input)) return input;
   const given = (input as { agent_id?: unknown }).agent_id;
   if (given !== undefined && given !== agent) {
-    throw denied("agent_id", `this API key acts as agent '${agent}' only`);
+    throw permissionDenied("agent_id", `this API key acts as agent '${agent}' only`);
   }
   return { ...input, agent_id: agent };
+}
+
+function field(input: unknown, name: string): unknown {
+  return input !== null && typeof input === "object"
+    ? (input as Record<string, unknown>)[name]
+    : undefined;
 }
 
 export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
@@ -30,36 +35,57 @@ export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
       `${operation} needs an operator API key; this one is bound to agent '${agent}'`,
     );
   };
+  /**
+   * Refuses ids the agent may not use before the call: another agent's private memory, or a
+   * group's knowledge it does not belong to, is "not found" (its existence is not confirmed);
+   * shared knowledge it may read but did not write cannot be changed.
+   */
+  const checked = async (fieldName: string, ids: unknown, need: "own" | "visible") => {
+    if (!Array.isArray(ids) && typeof ids !== "string") return; // the schema names it
+    const list = (Array.isArray(ids) ? ids : [ids]).filter((id) => typeof id === "string");
+    const access = await memory.access(agent, list);
+    for (const id of list) {
+      const level = access[id];
+      if (level === undefined || level === "hidden") throw notFound(fieldName, id);
+      if (need === "own" && level !== "own") {
+        throw permissionDenied(fieldName, `memory ${id} was written by another agent`);
+      }
+    }
+  };
+  const byId =
+    <T>(need: "own" | "visible", run: (input: unknown) => Promise<T>) =>
+    async (input: unknown) => {
+      await checked("memory_id", field(input, "memory_id"), need);
+      return run(input);
+    };
   return {
     storeEpisodic: (input) => memory.storeEpisodic(asAgent(input, agent)),
     storeEpisodicBatch: (inputs) =>
       memory.storeEpisodicBatch(
-        Array.isArray(inputs) ? inputs.map((i) => asAgent(i, agent)) : inputs,
+        Array.isArray(inputs) ? inputs.map((item) => asAgent(item, agent)) : inputs,
       ),
-    storeSemantic: (input) => memory.storeSemantic(asAgent(input, agent)),
+    storeSemantic: (input) => memory.storeSemantic(asAgent(input, agent), { agent }),
     recall: (input) => memory.recall(asAgent(input, agent)),
-    summarize: (input) => {
-      const request = input as { query_text?: unknown } | null;
-      // Only a summary of recalled memories is scoped; ids and sessions name their memories.
-      return memory.summarize(
-        request && typeof request === "object" && request.query_text !== undefined
-          ? asAgent(input, agent)
-          : input,
-      );
+    summarize: async (input) => {
+      if (field(input, "query_text") !== undefined) return memory.summarize(asAgent(input, agent));
+      await checked("memory_ids", field(input, "memory_ids"), "visible");
+      return memory.summarize(input);
     },
+    forget: byId("own", (input) => memory.forget(input)),
+    feedback: byId("own", (input) => memory.feedback(input)),
+    restore: byId("own", (input) => memory.restore(input)),
+    history: byId("visible", (input) => memory.history(input)),
+    // Sessions are addressed by their id alone; working memory is not scoped by agent.
     workingEnd: (input) => memory.workingEnd(asAgent(input, agent)),
     workingAppend: (input) => memory.workingAppend(input),
     workingGet: (input) => memory.workingGet(input),
     workingCompress: (input) => memory.workingCompress(input),
-    forget: (input) => memory.forget(input),
-    feedback: (input) => memory.feedback(input),
-    restore: (input) => memory.restore(input),
-    history: (input) => memory.history(input),
     groups: (input) => memory.groups(input),
-    sources: () => memory.sources(),
     stats: () => memory.stats(),
     ping: () => memory.ping(),
     migrate: () => memory.migrate(),
+    access: operatorOnly("checking another agent's access"),
+    sources: operatorOnly("the trust list"),
     audit: operatorOnly("the audit log"),
     maintain: operatorOnly("maintenance"),
     consolidate: operatorOnly("consolidation"),

@@ -29,11 +29,12 @@ export interface SharingStore {
   /** The trust level set for a source, if any. */
   trustOf(source: string): Promise<TrustLevel | undefined>;
   listTrust(): Promise<SourceTrust[]>;
-  /** Active quarantined memories, oldest first. */
+  /** Quarantined memories, oldest first (archived ones too: they still wait for review). */
   quarantined(query: { group?: string; limit: number }): Promise<SemanticMemory[]>;
   /**
    * Confirms or rejects a shared memory, in its history and the audit log. Undefined when no
-   * semantic memory has the id; `not_shared` when it is private.
+   * semantic memory has the id; `not_shared` when it is private; `rejected` when asked to
+   * confirm a rejected one.
    */
-  review(request: ReviewRequest): Promise<ReviewResult | "not_shared" | undefined>;
+  review(request: ReviewRequest): Promise<ReviewResult | "not_shared" | "rejected" | undefined>;
 }

@@ -4,18 +4,24 @@
  * keeps the state and the audit trail.
  */
 import { ErrorCode, HindsightError, invalidInput, notFound } from "../errors.js";
-import type { Clock, Logger } from "../ports.js";
+import type { Clock, Logger, StoredMemory } from "../ports.js";
 import type { StoreSemanticInput } from "../schemas.js";
 import type { SemanticMemory } from "../types.js";
+
 import { validate } from "../validate.js";
 import type { SharingStore } from "./ports.js";
 import { GrantInput, GroupsInput, QuarantineInput, ReviewInput, SetTrustInput } from "./schemas.js";
 import {
+  type Access,
+  agentSource,
+  type Caller,
   type Group,
+  lowerTrust,
   PRIVATE,
   type ReviewResult,
   type Sharing,
   type SourceTrust,
+  sourceKey,
   type TrustLevel,
 } from "./types.js";
 
@@ -57,6 +63,7 @@ export class SharedMemory {
    */
   async admit(
     item: Pick<StoreSemanticInput, "shared_group" | "source" | "agent_id">,
+    caller?: Caller,
   ): Promise<Sharing> {
     const group = item.shared_group;
     if (group === undefined) return PRIVATE;
@@ -77,7 +84,7 @@ export class SharedMemory {
     ) {
       throw permissionDenied("agent_id", `agent '${item.agent_id}' is not a member of '${group}'`);
     }
-    const trust = (await this.deps.store.trustOf(item.source)) ?? this.deps.settings.defaultTrust;
+    const trust = await this.trustOfWrite(item.source, caller);
     if (trust === "blocked") {
       throw permissionDenied("source", `source '${item.source}' is blocked from shared memory`);
     }
@@ -88,6 +95,39 @@ export class SharedMemory {
       reviewed_by: null,
       reviewed_at: null,
     };
+  }
+
+  /**
+   * The trust of a shared write: its source's. Through an agent's key, no more than the
+   * agent's own (`agent:<id>` in the trust list): an agent names its source itself, so naming a
+   * trusted one must not be enough to skip quarantine.
+   */
+  private async trustOfWrite(source: string, caller: Caller | undefined): Promise<TrustLevel> {
+    const { store, settings } = this.deps;
+    const sourceTrust = (await store.trustOf(sourceKey(source))) ?? settings.defaultTrust;
+    if (caller === undefined) return sourceTrust;
+    const agentTrust = (await store.trustOf(agentSource(caller.agent))) ?? settings.defaultTrust;
+    return lowerTrust(sourceTrust, agentTrust);
+  }
+
+  /** What an agent may do with each of these memories (absent: no such memory). */
+  async access(agent: string, memories: readonly StoredMemory[]): Promise<Record<string, Access>> {
+    const groups = new Set(
+      (await this.deps.store.groups())
+        .filter((group) => group.members.some((member) => member.agent_id === agent))
+        .map((group) => group.group),
+    );
+    return Object.fromEntries(
+      memories.map((memory) => {
+        if (memory.agent_id === agent) return [memory.id, "own"];
+        const shared =
+          memory.layer === "semantic" &&
+          memory.review_status === "confirmed" &&
+          memory.shared_group !== null &&
+          groups.has(memory.shared_group);
+        return [memory.id, shared ? "visible" : "hidden"];
+      }),
+    );
   }
 
   grant(input: unknown): Promise<Group> {
@@ -122,7 +162,7 @@ export class SharedMemory {
   async setTrust(input: unknown): Promise<SourceTrust> {
     const request = validate(SetTrustInput, input);
     return this.deps.store.setTrust({
-      source: request.source,
+      source: sourceKey(request.source),
       trust: request.trust,
       note: request.note ?? null,
       updated_at: this.deps.clock.now(),
@@ -159,6 +199,12 @@ export class SharedMemory {
     if (result === undefined) throw notFound("memory_id", request.memory_id);
     if (result === "not_shared") {
       throw invalidInput("memory_id", "is a private memory: only shared memories are reviewed");
+    }
+    if (result === "rejected") {
+      throw invalidInput(
+        "memory_id",
+        "was rejected; store the knowledge again to have it reviewed afresh",
+      );
     }
     this.deps.logger.info("shared memory reviewed", { ...result });
     return result;

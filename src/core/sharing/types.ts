@@ -64,10 +64,22 @@ export interface ReviewResult {
   decision: ReviewDecision;
   review_status: ReviewStatus;
   shared_group: string;
-  reviewed_by: string;
-  reviewed_at: Date;
+  /** Null when it was confirmed on arrival (trusted source) and nobody reviewed it. */
+  reviewed_by: string | null;
+  reviewed_at: Date | null;
   /** False when the memory already had this status: nothing changed. */
   changed: boolean;
+}
+
+/**
+ * What an agent may do with a memory: `own` (it wrote it: it may forget, rate or restore it),
+ * `visible` (its groups' confirmed knowledge: it may read it), `hidden` (neither).
+ */
+export type Access = "own" | "visible" | "hidden";
+
+/** Who a write comes from when an API key bound to an agent made it (see tenants/agent-scope). */
+export interface Caller {
+  agent: string;
 }
 
 /** What storing a semantic memory did, with its sharing when shared. */
@@ -77,6 +89,24 @@ export interface StoredKnowledge extends AddedKnowledge {
 }
 
 const RANK: Record<TrustLevel, number> = { blocked: 0, low: 1, normal: 2, high: 3 };
+
+/** The lower of two trust levels. */
+export function lowerTrust(a: TrustLevel, b: TrustLevel): TrustLevel {
+  return RANK[a] <= RANK[b] ? a : b;
+}
+
+/**
+ * Source names as the trust list keys them: Unicode-compatibility folded and lower-cased, so
+ * "Pastebin" and "ｐａｓｔｅｂｉｎ" are the blocked "pastebin".
+ */
+export function sourceKey(source: string): string {
+  return source.normalize("NFKC").toLowerCase();
+}
+
+/** The trust-list name of an agent: writes through its key are trusted no more than it. */
+export function agentSource(agent: string): string {
+  return sourceKey(`agent:${agent}`);
+}
 
 /** Whether knowledge from `writer` may rewrite knowledge that came from `existing`. */
 export function mayOverride(writer: TrustLevel, existing: TrustLevel | null): boolean {
