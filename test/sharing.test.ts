@@ -299,6 +299,8 @@ describe.each(BACKENDS)("shared memory on $name", (backend) => {
         target: "night-shift",
         details: { agent_ids: ["delta"] },
       });
+      const reviews = await memory.audit({ target: GROUP, operation: "reject" });
+      expect(reviews.entries.length).toBeGreaterThan(0);
       const trust = await memory.audit({ operation: "trust", target: "pastebin" });
       expect(trust.entries).toEqual([
         expect.objectContaining({ details: { trust: "blocked", previous_trust: null } }),

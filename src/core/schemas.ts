@@ -300,7 +300,15 @@ export const SummarizeInput = z
       [value.memory_ids, value.query_text, value.session_id].filter((given) => given !== undefined)
         .length === 1,
     { message: "give exactly one of memory_ids, query_text or session_id", path: ["memory_ids"] },
-  );
+  )
+  .refine((value) => value.query_text !== undefined || value.agent_id === undefined, {
+    message: "scopes only a summary of recalled memories: give it with query_text",
+    path: ["agent_id"],
+  })
+  .refine((value) => value.query_text !== undefined || value.user_id === undefined, {
+    message: "scopes only a summary of recalled memories: give it with query_text",
+    path: ["user_id"],
+  });
 export type SummarizeInput = z.input<typeof SummarizeInput>;
 
 // ---- Memory lifecycle: maintenance, consolidation, feedback, history, restore.

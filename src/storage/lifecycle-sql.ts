@@ -147,6 +147,8 @@ export async function recordEvents(
   at: Date,
   reason: string,
   details: JsonObject = {},
+  /** The group (shared memory) the audit entries concern, for `audit --target`. */
+  target: string | null = null,
 ): Promise<void> {
   if (ids.length === 0) return;
   await db.query(
@@ -158,7 +160,7 @@ export async function recordEvents(
   if (operation) {
     await recordAudit(
       db,
-      ids.map((memory_id) => ({ at, operation, memory_id, layer, reason, details })),
+      ids.map((memory_id) => ({ at, operation, memory_id, layer, target, reason, details })),
     );
   }
 }

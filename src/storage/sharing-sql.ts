@@ -176,11 +176,20 @@ export async function reviewShared(
      WHERE id = $1`,
     [request.id, status, request.reviewer, request.at],
   );
-  await recordEvents(db, "semantic", [request.id], status, request.at, request.reason, {
-    reviewer: request.reviewer,
-    group: found.shared_group,
-    previous_status: found.review_status,
-  });
+  await recordEvents(
+    db,
+    "semantic",
+    [request.id],
+    status,
+    request.at,
+    request.reason,
+    {
+      reviewer: request.reviewer,
+      group: found.shared_group,
+      previous_status: found.review_status,
+    },
+    found.shared_group,
+  );
   // Only while it is current: once something newer superseded it, that is the answer.
   if (status === "rejected" && found.valid_to === null) {
     await reinstateSuperseded(
