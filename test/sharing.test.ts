@@ -230,6 +230,28 @@ describe.each(BACKENDS)("shared memory on $name", (backend) => {
   );
 
   it.skipIf(backend.skip !== undefined)(
+    "merges shared knowledge only into what the same agent wrote from the same source",
+    async () => {
+      const lunch = (agent_id: string, source = "kb-pipeline") =>
+        memory.storeSemantic(
+          fact("Canteen hours", "the canteen opens at noon", {
+            agent_id,
+            source,
+            shared_group: GROUP,
+          }),
+        );
+      const first = await lunch("alpha");
+      const byBeta = await lunch("beta");
+      expect(byBeta.merged_into).toBeUndefined();
+      expect(byBeta.id).not.toBe(first.id);
+      const again = await lunch("alpha");
+      expect(again.merged_into).toBe(first.id);
+      const otherSource = await lunch("alpha", "ops-runbook");
+      expect(otherSource.merged_into).toBeUndefined();
+    },
+  );
+
+  it.skipIf(backend.skip !== undefined)(
     "refuses bad shared writes by field, writing nothing",
     async () => {
       const before = (await memory.stats()).semantic.total;

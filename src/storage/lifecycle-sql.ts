@@ -372,7 +372,7 @@ export function semanticNeighbours(
   return db.query<SemanticNeighbour>(
     `SELECT m.id, m.key_text, m.value_text, m.confidence::float8 AS confidence, m.tags, m.metadata,
             (1 - (m.embedding <=> $1::vector))::float8 AS similarity,
-            m.key_norm = ${normaliseKey("$2")} AS same_key, m.source_trust
+            m.key_norm = ${normaliseKey("$2")} AS same_key, m.source_trust, m.agent_id, m.source
      FROM semantic_memories m
      WHERE m.id IN (
        (SELECT m.id FROM semantic_memories m WHERE ${SAME_SCOPE}

@@ -36,6 +36,18 @@ export interface KnowledgeRequest {
 
 const normalised = (text: string) => wordTokens(text).join(" ");
 
+/**
+ * Shared knowledge merges only into what the same agent wrote from the same source: a merge
+ * keeps the target's provenance, so merging another writer's words in would misattribute them.
+ * (Private knowledge is compared within one agent's scope already.)
+ */
+function sameWriter(row: NewSemantic, neighbour: SemanticNeighbour): boolean {
+  return (
+    row.shared_group === null ||
+    (neighbour.agent_id === row.agent_id && neighbour.source === row.source)
+  );
+}
+
 /** Deterministic rule: same normalised key, different normalised value. */
 function contradictsByRule(row: NewSemantic, neighbour: SemanticNeighbour): boolean {
   return neighbour.same_key && normalised(neighbour.value_text) !== normalised(row.value_text);
@@ -149,8 +161,9 @@ export async function addKnowledge(
   if (superseded.ids.length === 0) {
     const duplicate = neighbours.find(
       (n) =>
-        n.similarity >= deps.settings.dedupSimilarity ||
-        (n.same_key && normalised(n.value_text) === normalised(row.value_text)),
+        (n.similarity >= deps.settings.dedupSimilarity ||
+          (n.same_key && normalised(n.value_text) === normalised(row.value_text))) &&
+        sameWriter(row, n),
     );
     if (duplicate && (await mergeInto(deps, duplicate, request))) {
       deps.logger.info("semantic memory merged into a near-duplicate", {

@@ -76,6 +76,9 @@ export interface SemanticNeighbour {
   same_key: boolean;
   /** Shared knowledge: the trust its source had (see sharing); null when private. */
   source_trust: StoredTrust | null;
+  /** Who wrote it and from what, to keep shared knowledge's provenance true on merges. */
+  agent_id: string | null;
+  source: string | null;
 }
 
 export interface SemanticScope {
