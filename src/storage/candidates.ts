@@ -8,7 +8,7 @@ import type { CorpusStats } from "../core/bm25.js";
 import type { Candidate, CandidateFilter, CandidateQuery, CandidateSet } from "../core/ports.js";
 import type { MemoryLayer, Outcome } from "../core/types.js";
 import { type SqlExecutor, toVectorLiteral } from "./executor.js";
-import { TABLE, USAGE_TABLE } from "./rows.js";
+import { RECALLABLE_BY_OTHERS, TABLE, USAGE_TABLE } from "./rows.js";
 
 /**
  * Keyword candidates come from query words found in at most this many memories: very common
@@ -30,7 +30,7 @@ const EVENT_TIME: Record<MemoryLayer, string> = {
  * knowledge nobody at all.
  */
 function sharedVisibility(agentId: string | undefined, bind: (value: unknown) => string): string {
-  if (agentId === undefined) return "COALESCE(m.review_status, 'confirmed') = 'confirmed'";
+  if (agentId === undefined) return RECALLABLE_BY_OTHERS;
   const agent = bind(agentId);
   return `((m.agent_id = ${agent} AND COALESCE(m.review_status, 'confirmed') <> 'rejected')
     OR (m.review_status = 'confirmed' AND m.shared_group IN

@@ -23,7 +23,7 @@ import type {
 import type { JsonObject, MemoryLayer, MemoryStatus } from "../core/types.js";
 import { recordAudit } from "./audit-sql.js";
 import { type SqlExecutor, toVectorLiteral } from "./executor.js";
-import { LIFECYCLE_TABLE, TABLE, USAGE_TABLE } from "./rows.js";
+import { LIFECYCLE_TABLE, RECALLABLE_BY_OTHERS, TABLE, USAGE_TABLE } from "./rows.js";
 
 /** When a memory was last written: decay counts from then when it was never recalled. */
 const WRITTEN_AT: Record<MemoryLayer, string> = {
@@ -362,7 +362,7 @@ const SAME_SCOPE = `m.status = 'active' AND m.valid_to IS NULL
   AND m.task_type IS NOT DISTINCT FROM $3 AND m.user_id IS NOT DISTINCT FROM $4
   AND m.shared_group IS NOT DISTINCT FROM $7
   AND ($7::text IS NOT NULL OR m.agent_id IS NOT DISTINCT FROM $5)
-  AND COALESCE(m.review_status, 'confirmed') = 'confirmed'`;
+  AND ${RECALLABLE_BY_OTHERS}`;
 
 /** The nearest current memories of the scope, plus any with the same key. */
 export function semanticNeighbours(

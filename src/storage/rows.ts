@@ -35,6 +35,12 @@ export const COLUMNS: Record<MemoryLayer, string> = {
     m.review_status, m.reviewed_by, m.reviewed_at`,
 };
 
+/**
+ * A semantic memory `m` others may recall: private (no review status) or shared and
+ * confirmed — not quarantined, not rejected (see migration 6).
+ */
+export const RECALLABLE_BY_OTHERS = "COALESCE(m.review_status, 'confirmed') = 'confirmed'";
+
 /** The tables COLUMNS reads, for a memory table aliased `m`. */
 export function joinsOf(layer: MemoryLayer): string {
   return `LEFT JOIN ${USAGE_TABLE[layer]} u ON u.id = m.id

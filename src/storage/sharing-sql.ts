@@ -34,6 +34,14 @@ export async function listGroups(db: SqlExecutor, group?: string): Promise<Group
   return [...groups.values()];
 }
 
+export async function groupsOf(db: SqlExecutor, agent: string): Promise<string[]> {
+  const rows = await db.query<{ group_name: string }>(
+    "SELECT group_name FROM group_members WHERE agent_id = $1",
+    [agent],
+  );
+  return rows.map((row) => row.group_name);
+}
+
 async function groupAfter(db: SqlExecutor, group: string): Promise<Group> {
   const [found] = await listGroups(db, group);
   return found ?? { group, members: [] };

@@ -340,6 +340,10 @@ export class SqlMemoryStore implements MemoryStore {
     return this.guard("reading groups", () => sharing.listGroups(this.driver, group));
   }
 
+  groupsOf(agent: string): Promise<string[]> {
+    return this.guard("reading an agent's groups", () => sharing.groupsOf(this.driver, agent));
+  }
+
   setTrust(entry: SourceTrust): Promise<SourceTrust> {
     return this.guard("setting a source's trust", () =>
       this.driver.transaction((tx) => sharing.setSourceTrust(tx, entry)),

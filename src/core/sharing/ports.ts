@@ -24,6 +24,8 @@ export interface SharingStore {
   revoke(change: MembershipChange): Promise<Group>;
   /** Groups with their members, by name; one group when named. */
   groups(group?: string): Promise<Group[]>;
+  /** The names of the groups an agent belongs to. */
+  groupsOf(agent: string): Promise<string[]>;
   /** Sets a source's trust level, recorded in the audit log. */
   setTrust(entry: SourceTrust): Promise<SourceTrust>;
   /** The trust level set for a source, if any. */

@@ -112,11 +112,7 @@ export class SharedMemory {
 
   /** What an agent may do with each of these memories (absent: no such memory). */
   async access(agent: string, memories: readonly StoredMemory[]): Promise<Record<string, Access>> {
-    const groups = new Set(
-      (await this.deps.store.groups())
-        .filter((group) => group.members.some((member) => member.agent_id === agent))
-        .map((group) => group.group),
-    );
+    const groups = new Set(await this.deps.store.groupsOf(agent));
     return Object.fromEntries(
       memories.map((memory) => {
         if (memory.agent_id === agent) return [memory.id, "own"];
