@@ -4,12 +4,12 @@
  */
 import { mkdir } from "node:fs/promises";
 import { silentLogger } from "./adapters.js";
-import { HindsightConfig, type HindsightConfigInput } from "./config/schema.js";
-import { ErrorCode, HindsightError } from "./core/errors.js";
+import type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
 import type { MemoryApi } from "./core/memory-api.js";
 import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
 import { openSharedEmbeddedMemory } from "./embedded/shared-memory.js";
 import { openService } from "./open-service.js";
+import { parseConfig } from "./parse-config.js";
 import { IN_MEMORY } from "./storage/pglite.js";
 import { tenantConfig } from "./tenants/tenant.js";
 
@@ -29,16 +29,6 @@ export interface Hindsight extends MemoryApi {
    * when it forwards to the process that does. Absent for PostgreSQL and in-memory stores.
    */
   role?(): Promise<"owner" | "client">;
-}
-
-export function parseConfig(input: HindsightConfigInput): Readonly<HindsightConfig> {
-  const result = HindsightConfig.safeParse(input);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    const field = issue?.path.join(".") || "config";
-    throw new HindsightError(ErrorCode.CONFIG_INVALID, `${field}: ${issue?.message}`, { field });
-  }
-  return Object.freeze(result.data);
 }
 
 /**
@@ -110,3 +100,6 @@ export * from "./core/working/schemas.js";
 export * from "./core/working/types.js";
 export { createHashEmbedder } from "./embedders/hash.js";
 export { createOpenAIChatModel, type OpenAIChatOptions } from "./llm/openai-chat.js";
+export { parseConfig } from "./parse-config.js";
+export { type ReembedDeps, ReembedInput, reembed } from "./reembed.js";
+export type { ReembedProgress, ReembedResult } from "./storage/reembed.js";

@@ -30,7 +30,7 @@ let app: HttpApp;
 let cases = 0;
 
 beforeAll(async () => {
-  memory = await createHindsight({ dataDir: "memory://" });
+  memory = await createHindsight({ embedder: { kind: "hash" }, dataDir: "memory://" });
   app = createHttpApp(memory, { logger: { debug() {}, info() {}, warn() {}, error() {} } });
   // Something to recall, forget and summarise.
   await memory.storeEpisodic({

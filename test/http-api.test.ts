@@ -233,7 +233,7 @@ const servers: RunningServer[] = [];
 const stores: Hindsight[] = [];
 
 async function openMemory(): Promise<Hindsight> {
-  const memory = await createHindsight({ dataDir: "memory://" });
+  const memory = await createHindsight({ embedder: { kind: "hash" }, dataDir: "memory://" });
   stores.push(memory);
   return memory;
 }

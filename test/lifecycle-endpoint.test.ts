@@ -19,6 +19,7 @@ afterEach(async () => {
 async function openWith(respond: Parameters<typeof startFakeOpenAI>[0]) {
   const fake = await startFakeOpenAI(respond);
   const memory = await createHindsight({
+    embedder: { kind: "hash" },
     dataDir: "memory://",
     llm: { provider: "openai", baseUrl: fake.baseUrl, model: "test-main", maxRetries: 0 },
   });

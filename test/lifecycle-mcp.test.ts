@@ -20,7 +20,7 @@ describe("lifecycle MCP tools", () => {
   let episode: string;
 
   beforeAll(async () => {
-    memory = await createHindsight({ dataDir: "memory://" });
+    memory = await createHindsight({ embedder: { kind: "hash" }, dataDir: "memory://" });
     ({ id: episode } = await memory.storeEpisodic({
       task_type: "deploy",
       summary: "Deploy failed: port 8080 in use",

@@ -34,6 +34,7 @@ async function fake(options: Parameters<typeof startFakeOpenAI>[0] = {}) {
 /** An in-memory hindsight whose language model is the fake server, configured as a user would. */
 async function open(server?: FakeOpenAI, extra: { maxRetries?: number } = {}) {
   const memory = await createHindsight({
+    embedder: { kind: "hash" },
     dataDir: "memory://",
     llm: server
       ? {
@@ -327,7 +328,10 @@ describe("language model given to the library", () => {
     const server = await fake();
     server.enqueue(reply.json({ summary: "via injected model" }));
     const llm = createOpenAIChatModel({ baseUrl: server.baseUrl, model: "injected" });
-    const memory = await createHindsight({ dataDir: "memory://" }, { llm });
+    const memory = await createHindsight(
+      { embedder: { kind: "hash" }, dataDir: "memory://" },
+      { llm },
+    );
     memories.push(memory);
     const stored = await memory.storeEpisodic({
       task_type: "t",

@@ -30,7 +30,7 @@ describe("MCP over Streamable HTTP", () => {
   let client: Client;
 
   beforeAll(async () => {
-    memory = await createHindsight({ dataDir: "memory://" });
+    memory = await createHindsight({ embedder: { kind: "hash" }, dataDir: "memory://" });
     server = await startHttpServer(memory);
     client = await connect(server.url);
   });

@@ -151,7 +151,7 @@ describe("MCP Inspector CLI against the HTTP handler", () => {
   let server: RunningServer;
 
   beforeAll(async () => {
-    memory = await createHindsight({ dataDir: "memory://" });
+    memory = await createHindsight({ embedder: { kind: "hash" }, dataDir: "memory://" });
     server = await startHttpServer(memory);
   });
   afterAll(async () => {

@@ -50,7 +50,7 @@ describe("MCP Python SDK client over Streamable HTTP", () => {
 
   beforeAll(async () => {
     if (missing) return;
-    memory = await createHindsight({ dataDir: "memory://" });
+    memory = await createHindsight({ embedder: { kind: "hash" }, dataDir: "memory://" });
     server = await startHttpServer(memory);
   });
   afterAll(async () => {

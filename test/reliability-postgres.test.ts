@@ -35,7 +35,11 @@ describe.skipIf(privatePostgresSkipReason)("PostgreSQL restarted during a write 
 
   beforeAll(async () => {
     server = await startPrivatePostgres();
-    memory = await createHindsight({ databaseUrl: server.url, dataDir: "memory://" });
+    memory = await createHindsight({
+      embedder: { kind: "hash" },
+      databaseUrl: server.url,
+      dataDir: "memory://",
+    });
   }, 120_000);
 
   afterAll(async () => {

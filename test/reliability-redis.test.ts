@@ -41,6 +41,7 @@ describe.skipIf(!REDIS_SERVER)("Redis restarted under a working-memory load", ()
     port = await freePort();
     redis = await startRedis(port);
     memory = await createHindsight({
+      embedder: { kind: "hash" },
       dataDir: "memory://",
       working: { redisUrl: `redis://127.0.0.1:${port}/0`, timeoutMs: 500 },
     });

@@ -86,7 +86,9 @@ describe.skipIf(postgresSkipReason)("writer processes against PostgreSQL", () =>
     const { url, drop } = await createTestSchema();
     cleanups.push(drop);
     // Migrate once first, as a deployment does, so the writers race on data, not on DDL.
-    await (await createHindsight({ databaseUrl: url, dataDir: "memory://" })).close();
+    await (
+      await createHindsight({ embedder: { kind: "hash" }, databaseUrl: url, dataDir: "memory://" })
+    ).close();
     const report = merge(
       await writers((index) => ["library", String(WRITES), `pg-${index}`], {
         DATABASE_URL: url,
@@ -122,7 +124,9 @@ describe("writer processes against serve on the embedded store", () => {
 
   /** How many of these ids the embedded store holds, read with the server stopped. */
   async function storedOf(ids: string[]): Promise<number> {
-    const service = await openService(parseConfig({ dataDir }), { logger: silentLogger });
+    const service = await openService(parseConfig({ dataDir, embedder: { kind: "hash" } }), {
+      logger: silentLogger,
+    });
     try {
       let found = 0;
       for (let start = 0; start < ids.length; start += 100) {

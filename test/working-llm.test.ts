@@ -47,7 +47,7 @@ describe("working memory with a language model", () => {
   const warnings: string[] = [];
   const open = (llm: LanguageModel) =>
     createHindsight(
-      { dataDir: "memory://" },
+      { dataDir: "memory://", embedder: { kind: "hash" } },
       {
         llm,
         logger: { debug: () => {}, info: () => {}, warn: (m) => warnings.push(m), error: () => {} },

@@ -93,7 +93,7 @@ describe("working-memory MCP tools", () => {
   });
 
   it("work over Streamable HTTP", async () => {
-    const memory = await createHindsight({ dataDir: "memory://" });
+    const memory = await createHindsight({ embedder: { kind: "hash" }, dataDir: "memory://" });
     const server = await startHttpServer(memory);
     const client = new Client({ name: "hindsight-test", version: "0.0.0" });
     await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));

@@ -98,9 +98,12 @@ describe.each(BACKENDS)("working memory on $name", (backend) => {
     if (backend.skip) return;
     ({ config, cleanup } = await backend.open());
     const log = (message: string) => logs.push(message);
-    memory = await createHindsight(config, {
-      logger: { debug: () => {}, info: log, warn: log, error: log },
-    });
+    memory = await createHindsight(
+      { ...config, embedder: { kind: "hash" } },
+      {
+        logger: { debug: () => {}, info: log, warn: log, error: log },
+      },
+    );
   });
   afterAll(async () => {
     await memory?.close();

@@ -31,7 +31,7 @@ describe("working-memory budget invariants", () => {
   let memory: Hindsight;
   let run = 0;
   beforeAll(async () => {
-    memory = await createHindsight({ dataDir: "memory://" });
+    memory = await createHindsight({ embedder: { kind: "hash" }, dataDir: "memory://" });
   });
   afterAll(() => memory.close());
 

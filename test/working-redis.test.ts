@@ -65,6 +65,7 @@ describe.skipIf(redisSkipReason !== undefined)("working memory on Redis, when Re
 
   it("fails quickly with WORKING_MEMORY_UNAVAILABLE when Redis cannot be reached, and nothing else breaks", async () => {
     memory = await createHindsight({
+      embedder: { kind: "hash" },
       dataDir: "memory://",
       working: { redisUrl: "redis://127.0.0.1:1/11", keyPrefix: prefix.keyPrefix },
     });
@@ -90,6 +91,7 @@ describe.skipIf(redisSkipReason !== undefined)("working memory on Redis, when Re
   it("recovers once Redis is reachable again, without losing what was stored before", async () => {
     const proxy = await outageProxy(new URL(REDIS_URL));
     memory = await createHindsight({
+      embedder: { kind: "hash" },
       dataDir: "memory://",
       working: { redisUrl: proxy.url, keyPrefix: prefix.keyPrefix, timeoutMs: 1000 },
     });
@@ -122,6 +124,7 @@ describe.skipIf(redisSkipReason !== undefined)("working memory on Redis, when Re
 
   it("gives every session a TTL, restarted by each write", async () => {
     memory = await createHindsight({
+      embedder: { kind: "hash" },
       dataDir: "memory://",
       working: { redisUrl: REDIS_URL, keyPrefix: prefix.keyPrefix, ttlSeconds: 120 },
     });

@@ -10,7 +10,7 @@ describe("working memory in the database, expiring", () => {
   let memory: Hindsight;
   beforeAll(async () => {
     memory = await createHindsight(
-      { dataDir: "memory://", working: { ttlSeconds: 60 } },
+      { dataDir: "memory://", embedder: { kind: "hash" }, working: { ttlSeconds: 60 } },
       { clock },
     );
   });

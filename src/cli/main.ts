@@ -7,12 +7,14 @@ import { registerAudit } from "./commands/audit.js";
 import { registerConsolidate } from "./commands/consolidate.js";
 import { registerEval } from "./commands/eval.js";
 import { registerFeedback } from "./commands/feedback.js";
+import { registerFetchModel } from "./commands/fetch-model.js";
 import { registerForget } from "./commands/forget.js";
 import { registerHistory } from "./commands/history.js";
 import { registerMaintain } from "./commands/maintain.js";
 import { registerMcp } from "./commands/mcp.js";
 import { registerMigrate } from "./commands/migrate.js";
 import { registerRecall } from "./commands/recall.js";
+import { registerReembed } from "./commands/reembed.js";
 import { registerRestore } from "./commands/restore.js";
 import { registerServe } from "./commands/serve.js";
 import { registerShare } from "./commands/share.js";
@@ -49,6 +51,8 @@ for (const register of [
   registerSummarize,
   registerStats,
   registerMigrate,
+  registerReembed,
+  registerFetchModel,
   registerMcp,
   registerServe,
   registerEval,

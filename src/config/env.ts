@@ -42,7 +42,7 @@ function scriptList(value: string): string[] | "all" {
 }
 
 function embedderFromEnv(env: Env): HindsightConfigInput["embedder"] {
-  const kind = (env.HINDSIGHT_EMBEDDER ?? "hash").trim().toLowerCase();
+  const kind = (env.HINDSIGHT_EMBEDDER || "local").trim().toLowerCase();
   switch (kind) {
     case "hash":
       return { kind: "hash" };
@@ -56,7 +56,12 @@ function embedderFromEnv(env: Env): HindsightConfigInput["embedder"] {
         ...(env.HINDSIGHT_EMBEDDING_SCRIPTS?.trim()
           ? { scripts: scriptList(env.HINDSIGHT_EMBEDDING_SCRIPTS) }
           : {}),
-        allowRemote: env.HF_HUB_OFFLINE !== "1" && !env.HINDSIGHT_EMBEDDING_MODEL_DIR,
+        // A hub name (EMBEDDING_MODEL) may be downloaded unless HF_HUB_OFFLINE=1; the default
+        // model never is (it comes from `hindsight fetch-model`).
+        allowRemote:
+          env.HF_HUB_OFFLINE !== "1" &&
+          !env.HINDSIGHT_EMBEDDING_MODEL_DIR &&
+          Boolean(env.EMBEDDING_MODEL),
       };
     case "openai": {
       const dimensions = number(env, "EMBEDDING_DIMENSIONS");
@@ -151,6 +156,30 @@ function workingFromEnv(env: Env): HindsightConfigInput["working"] {
   };
 }
 
+const WEIGHT_NAMES = ["vector", "keyword", "freshness", "frequency"] as const;
+
+/** "vector=0.5,keyword=0.3" → { vector: 0.5, keyword: 0.3 }; the others keep their defaults. */
+function recallWeights(
+  env: Env,
+): Partial<Record<(typeof WEIGHT_NAMES)[number], number>> | undefined {
+  const raw = env.HINDSIGHT_RECALL_WEIGHTS?.trim();
+  if (!raw) return undefined;
+  const weights: Partial<Record<(typeof WEIGHT_NAMES)[number], number>> = {};
+  for (const part of raw.split(",")) {
+    const [name, value] = part.split("=").map((item) => item.trim());
+    const weight = Number(value);
+    if (!WEIGHT_NAMES.includes(name as never) || value === undefined || !Number.isFinite(weight)) {
+      throw new HindsightError(
+        ErrorCode.CONFIG_INVALID,
+        `HINDSIGHT_RECALL_WEIGHTS: '${part}' is not <${WEIGHT_NAMES.join("|")}>=<number>`,
+        { field: "HINDSIGHT_RECALL_WEIGHTS" },
+      );
+    }
+    weights[name as (typeof WEIGHT_NAMES)[number]] = weight;
+  }
+  return weights;
+}
+
 export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfigInput {
   const databaseUrl = flags.databaseUrl ?? env.DATABASE_URL;
   const dataDir = flags.dataDir ?? env.HINDSIGHT_DATA_DIR ?? join(homedir(), ".hindsight", "data");
@@ -158,6 +187,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
   const fusion = env.HINDSIGHT_RECALL_FUSION;
   const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
+  const weights = recallWeights(env);
   const lifecycle = lifecycleFromEnv(env);
   const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
   const databaseSchema = env.HINDSIGHT_DATABASE_SCHEMA;
@@ -173,11 +203,12 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
     working: workingFromEnv(env),
-    ...(floor === undefined && !fusion && feedbackWeight === undefined
+    ...(floor === undefined && !fusion && feedbackWeight === undefined && !weights
       ? {}
       : {
           recall: {
             ...(floor === undefined ? {} : { floor }),
+            ...(weights ? { weights } : {}),
             ...(fusion ? { fusion: fusion as "weighted" | "rrf" } : {}),
             ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
           },

@@ -12,7 +12,10 @@ const HashEmbedderConfig = z.strictObject({ kind: z.literal("hash") });
 
 const LocalEmbedderConfig = z.strictObject({
   kind: z.literal("local"),
-  /** A local model directory (config.json, tokenizer.json, onnx/model.onnx). */
+  /**
+   * A local model directory (config.json, tokenizer.json, onnx/model.onnx). Absent (and no
+   * `model`): the default model, multilingual-e5-small, where `hindsight fetch-model` put it.
+   */
   modelDir: z.string().min(1).optional(),
   /** A hub model name, used when no directory is given and remote loading is allowed. */
   model: z.string().min(1).optional(),
@@ -167,7 +170,8 @@ export const HindsightConfig = z.strictObject({
   dataDir: z.string().min(1),
   /** How long a second process waits for the embedded directory's owner to exit. */
   lockTimeoutMs: z.number().int().min(0).default(10_000),
-  embedder: EmbedderConfig.default({ kind: "hash" }),
+  /** Default: the local multilingual model fetched by `hindsight fetch-model`. */
+  embedder: EmbedderConfig.default({ kind: "local", allowRemote: false }),
   llm: LlmConfig.default({ provider: "none" }),
   working: WorkingConfig.default({
     budgetTokens: 4000,

@@ -16,6 +16,8 @@ export const ErrorCode = {
   WORKING_MEMORY_UNAVAILABLE: "WORKING_MEMORY_UNAVAILABLE",
   /** Shared memory refused the write: the agent is not in the group, or the source is blocked. */
   PERMISSION_DENIED: "PERMISSION_DENIED",
+  /** The embedding model is not installed (the default model has to be fetched once). */
+  EMBEDDER_UNAVAILABLE: "EMBEDDER_UNAVAILABLE",
   INTERNAL: "INTERNAL",
 } as const;
 

@@ -39,9 +39,31 @@ export interface Embedder {
    * gives way to keywords.
    */
   readonly scripts?: readonly string[];
-  /** Embeds a batch of texts; returns one L2-normalised vector per text, in order. */
-  embed(texts: readonly string[]): Promise<Float32Array[]>;
+  /**
+   * Where the model's cosine similarities lie (see `SimilarityScale`); absent: they already
+   * lie on hindsight's reference scale (the hash embedder, all-MiniLM-L6-v2, OpenAI's models).
+   */
+  readonly similarity?: SimilarityScale;
+  /**
+   * Embeds a batch of texts; returns one L2-normalised vector per text, in order. `purpose`
+   * tells a model trained for asymmetric retrieval (e5's "query: " / "passage: ") which side
+   * a text is on; default "document". Others ignore it.
+   */
+  embed(texts: readonly string[], purpose?: EmbedPurpose): Promise<Float32Array[]>;
   close?(): Promise<void>;
+}
+
+export type EmbedPurpose = "query" | "document";
+
+/**
+ * A model's typical cosine for a query and a memory it is not about (`unrelated`) and one it
+ * is about (`related`). Models differ widely — e5 puts unrelated pairs near 0.8 — so every
+ * cosine is mapped onto one reference scale (core/similarity) before it is fused, compared
+ * with the score floor or with a similarity threshold.
+ */
+export interface SimilarityScale {
+  unrelated: number;
+  related: number;
 }
 
 /** What the store needs to know about the embedder to create and check the vector column. */

@@ -29,8 +29,9 @@ import {
   type TermCounts,
   termCounts,
 } from "./bm25.js";
-import type { Candidate, CandidateSet } from "./ports.js";
+import type { Candidate, CandidateSet, SimilarityScale } from "./ports.js";
 import { type SearchDocument, searchDocument } from "./search-text.js";
+import { calibratedSimilarity } from "./similarity.js";
 import type { MemoryLayer, Outcome, ScoreExplanation, ScoreSignals } from "./types.js";
 
 export interface RankedCandidate {
@@ -75,6 +76,8 @@ export interface RankingOptions {
    * Absent: 1.
    */
   vectorCoverage?: number;
+  /** The embedder's cosine scale: cosines are calibrated before fusion and the floor. */
+  similarity?: SimilarityScale | undefined;
 }
 
 export interface TimeWindow {
@@ -156,7 +159,7 @@ function rawSignals(
   options: RankingOptions,
 ): RawSignals {
   // A zero query vector (text with no word in it) gives NaN distances in pgvector.
-  const similarity = candidate.vector_similarity;
+  const similarity = calibratedSimilarity(candidate.vector_similarity, options.similarity);
   const bm25 = normalisedBm25(queryTerms, document, corpus, options.bm25);
   return {
     vector: Number.isFinite(similarity) ? Math.max(0, similarity) : 0,

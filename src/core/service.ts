@@ -6,8 +6,10 @@ import { randomUUID } from "node:crypto";
 import { scriptCoverage } from "../text/scripts.js";
 import type { AuditEntry } from "./audit.js";
 import { mapConcurrent } from "./concurrency.js";
+import { embedChecked } from "./embed.js";
+import { embeddingText } from "./embedding-text.js";
 import { interactionMetadata, summariseInteraction } from "./episode-summary.js";
-import { ErrorCode, HindsightError, invalidInput, notFound, wrapError } from "./errors.js";
+import { ErrorCode, HindsightError, invalidInput, notFound } from "./errors.js";
 import {
   type ConsolidateResponse,
   type FeedbackResult,
@@ -24,6 +26,7 @@ import type {
   CandidateSet,
   Clock,
   Embedder,
+  EmbedPurpose,
   LanguageModel,
   Logger,
   MemoryStore,
@@ -199,6 +202,7 @@ export class MemoryService implements MemoryApi {
       llm: options.llm,
       fallbacks: this.fallbacks,
       embed: (texts) => this.embed(texts),
+      similarity: options.embedder.similarity,
     });
     this.shared = new SharedMemory({
       store: options.store,
@@ -257,7 +261,9 @@ export class MemoryService implements MemoryApi {
     );
     const summaries = parsed.map((item, index) => written[index]?.summary ?? item.summary!);
     const embeddings = await this.embed(
-      parsed.map((item, index) => `${item.task_type}: ${summaries[index]}`),
+      parsed.map((item, index) =>
+        embeddingText("episodic", { task_type: item.task_type, summary: summaries[index]! }),
+      ),
     );
     const now = this.clock.now();
     const rows: NewEpisodic[] = parsed.map((item, index) => ({
@@ -295,7 +301,7 @@ export class MemoryService implements MemoryApi {
   async storeSemantic(input: unknown, caller?: Caller): Promise<StoredKnowledge> {
     const item = validate(StoreSemanticInput, isoDates(input));
     const sharing = await this.shared.admit(item, caller);
-    const [embedding] = await this.embed([`${item.key_text} ${item.value_text}`]);
+    const [embedding] = await this.embed([embeddingText("semantic", item)]);
     const now = this.clock.now();
     const id = item.id ?? randomUUID();
     const row: NewSemantic = {
@@ -388,7 +394,7 @@ export class MemoryService implements MemoryApi {
     // "yesterday" is not a word to look for in memories: search what the query is about.
     const about =
       stripTimeExpressions(request.query_text, expressions).trim() || request.query_text;
-    const [embedding] = await this.embed([about]);
+    const [embedding] = await this.embed([about], "query");
     await this.pendingAccess;
     const keywords = queryTerms(about);
     const filter = {
@@ -416,6 +422,7 @@ export class MemoryService implements MemoryApi {
       ...this.options.ranking,
       floor: request.min_score ?? this.options.ranking.floor,
       vectorCoverage: scriptCoverage(about, this.embedder.scripts),
+      similarity: this.embedder.similarity,
     };
     const ranked = rankCandidates(
       sets,
@@ -540,6 +547,7 @@ export class MemoryService implements MemoryApi {
       llm: this.options.llm,
       fallbacks: this.fallbacks,
       embed: (texts) => this.embed(texts),
+      similarity: this.embedder.similarity,
     });
   }
 
@@ -636,21 +644,8 @@ export class MemoryService implements MemoryApi {
     await this.store.close();
   }
 
-  private async embed(texts: string[]): Promise<Float32Array[]> {
-    let vectors: Float32Array[];
-    try {
-      vectors = await this.embedder.embed(texts);
-    } catch (error) {
-      throw wrapError(ErrorCode.EMBEDDER_FAILED, `embedder ${this.embedder.id} failed`, error);
-    }
-    const wrong = vectors.find((vector) => vector.length !== this.embedder.dimensions);
-    if (vectors.length !== texts.length || wrong) {
-      throw new HindsightError(
-        ErrorCode.EMBEDDER_FAILED,
-        `embedder ${this.embedder.id} returned ${vectors.length} vectors of ${wrong?.length ?? this.embedder.dimensions} dimensions for ${texts.length} texts; expected ${this.embedder.dimensions} dimensions`,
-      );
-    }
-    return vectors;
+  private embed(texts: string[], purpose: EmbedPurpose = "document"): Promise<Float32Array[]> {
+    return embedChecked(this.embedder, texts, purpose);
   }
 }
 

@@ -8,9 +8,11 @@
 import { z } from "zod";
 import { wordTokens } from "../text/tokenize.js";
 import { mapConcurrent } from "./concurrency.js";
+import { embeddingText } from "./embedding-text.js";
 import { completeJson } from "./llm/complete-json.js";
 import type { LlmFallbacks } from "./llm/fallbacks.js";
-import type { LanguageModel, StoredMemory } from "./ports.js";
+import type { LanguageModel, SimilarityScale, StoredMemory } from "./ports.js";
+import { calibratedSimilarity } from "./similarity.js";
 import type { WorkingContext } from "./working/types.js";
 
 export interface TokenCounter {
@@ -94,8 +96,8 @@ function topicOf(memory: StoredMemory): string {
 
 function textOf(memory: StoredMemory): string {
   return memory.layer === "episodic"
-    ? `${memory.task_type}: ${memory.summary}`
-    : `${memory.key_text} ${memory.value_text}`;
+    ? embeddingText("episodic", memory)
+    : embeddingText("semantic", memory);
 }
 
 function lineOf(memory: StoredMemory): string {
@@ -127,12 +129,14 @@ function cosine(a: Float32Array, b: Float32Array): number {
  * no more than one cluster per MEMORIES_PER_CLUSTER memories remain and no pair is similar
  * enough to belong together. Returns indices, clusters in order of their first member.
  */
-function cluster(vectors: readonly Float32Array[]): number[][] {
+function cluster(vectors: readonly Float32Array[], scale?: SimilarityScale): number[][] {
   const maxClusters = Math.ceil(vectors.length / MEMORIES_PER_CLUSTER);
   const clusters = vectors.map((_, index) => [index]);
   const similarity = (a: number[], b: number[]) => {
     let sum = 0;
-    for (const i of a) for (const j of b) sum += cosine(vectors[i]!, vectors[j]!);
+    for (const i of a) {
+      for (const j of b) sum += calibratedSimilarity(cosine(vectors[i]!, vectors[j]!), scale);
+    }
     return sum / (a.length * b.length);
   };
   while (clusters.length > 1) {
@@ -186,6 +190,7 @@ function distinctiveWords(
 export function groupByTopic(
   memories: readonly StoredMemory[],
   vectors?: readonly Float32Array[],
+  scale?: SimilarityScale,
 ): TopicGroup[] {
   const byTopic = new Map<string, number[]>();
   memories.forEach((memory, index) => {
@@ -199,7 +204,10 @@ export function groupByTopic(
       groups.push({ topic, members });
       continue;
     }
-    const parts = cluster(indices.map((index) => vectors[index]!));
+    const parts = cluster(
+      indices.map((index) => vectors[index]!),
+      scale,
+    );
     if (parts.length === 1) {
       groups.push({ topic, members });
       continue;
@@ -310,6 +318,8 @@ export interface SummarizeDeps {
   llm?: LanguageModel | undefined;
   /** Embeds texts for splitting large topics by meaning. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** The embedder's cosine scale (core/similarity). */
+  similarity?: SimilarityScale | undefined;
 }
 
 const COMPRESS_PROMPT = (budget: number) =>
@@ -423,7 +433,7 @@ export async function summarizeMemories(
   }
   const split = [...needsVectors.values()].some((size) => size >= SPLIT_MIN_MEMORIES);
   const vectors = split ? await deps.embed(memories.map(textOf)) : undefined;
-  const topics = groupByTopic(memories, vectors);
+  const topics = groupByTopic(memories, vectors, deps.similarity);
   if (!deps.llm) return extractiveSummary(memories, maxTokens, tokens, topics);
 
   const llm = deps.llm;

@@ -1,5 +1,6 @@
 import type { EmbedderConfig } from "../config/schema.js";
 import type { Embedder, Logger } from "../core/ports.js";
+import { defaultModelDir } from "./default-model.js";
 import { createHashEmbedder } from "./hash.js";
 
 /** Builds the configured embedder; model-backed ones are imported only when chosen. */
@@ -7,15 +8,16 @@ export async function createEmbedder(config: EmbedderConfig, logger: Logger): Pr
   switch (config.kind) {
     case "hash":
       logger.info(
-        "using the built-in hash embedder (offline, matches shared words, not meaning); " +
-          "set HINDSIGHT_EMBEDDER=local or openai for semantic search",
+        "using the built-in hash embedder (matches shared words, not meaning); " +
+          "unset HINDSIGHT_EMBEDDER for the default multilingual model",
       );
       return createHashEmbedder();
     case "local": {
       const { createLocalEmbedder } = await import("./local.js");
+      const modelDir = config.modelDir ?? (config.model ? undefined : defaultModelDir());
       return createLocalEmbedder(
         {
-          ...(config.modelDir ? { modelDir: config.modelDir } : {}),
+          ...(modelDir ? { modelDir } : {}),
           ...(config.model ? { model: config.model } : {}),
           ...(config.scripts ? { scripts: config.scripts } : {}),
           allowRemote: config.allowRemote,

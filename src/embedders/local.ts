@@ -6,7 +6,8 @@
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { ErrorCode, HindsightError, wrapError } from "../core/errors.js";
-import type { Embedder, Logger } from "../core/ports.js";
+import type { Embedder, EmbedPurpose, Logger, SimilarityScale } from "../core/ports.js";
+import { type Script, scriptShares } from "../text/scripts.js";
 
 export interface LocalEmbedderOptions {
   /** Local model directory (config.json, tokenizer.json, onnx/model*.onnx); loaded offline. */
@@ -24,6 +25,23 @@ export interface LocalEmbedderOptions {
    * (`KNOWN_MODEL_SCRIPTS`), else every script.
    */
   scripts?: readonly string[] | "all";
+  /**
+   * Text put before queries and before documents, for models trained with them (e5:
+   * "query: " / "passage: "). Absent: the `prefixes` of `hindsight-model.json`, else none.
+   */
+  prefixes?: Prefixes;
+  /** The model's cosine scale (`Embedder.similarity`). Absent: the calibration's. */
+  similarity?: SimilarityScale;
+  /**
+   * false: ignore the directory's calibration (centroids and similarity scale), for measuring
+   * a model as it comes (scripts/calibrate-model.mjs). Default true.
+   */
+  calibrate?: boolean;
+}
+
+export interface Prefixes {
+  query: string;
+  passage: string;
 }
 
 /**
@@ -37,16 +55,56 @@ export const KNOWN_MODEL_SCRIPTS: Readonly<Record<string, readonly string[]>> = 
   "Xenova/all-MiniLM-L6-v2": ["Latin"],
 };
 
-/** The `hindsight-model.json` written by fetch:model, when the directory has one. */
-async function readManifest(modelDir: string): Promise<{ model?: unknown; scripts?: unknown }> {
+/** What the embedder reads from the `hindsight-model.json` written by fetch:model. */
+interface Manifest {
+  model?: unknown;
+  scripts?: unknown;
+  prefixes?: unknown;
+  /** A file of the directory with the model's calibration (`Calibration`). */
+  calibration?: unknown;
+}
+
+/**
+ * Measured once per model by scripts/calibrate-model.mjs and shipped with it:
+ * - `centroids`: the mean vector of typical memory text in each script. Multilingual models
+ *   keep a strong language direction (e5: any Chinese text is closer to any Chinese text than
+ *   to its own English translation); subtracting the text's own language mean before
+ *   normalising removes it, so a Chinese query finds the English memory it is about
+ *   (docs/embedding-models.md, "Centring").
+ * - `similarity`: the cosine scale of the centred vectors (`Embedder.similarity`).
+ * A new calibration makes other vectors: `version` goes into the embedder id.
+ */
+interface Calibration {
+  version: number;
+  centroids: Partial<Record<Script, number[]>>;
+  similarity: SimilarityScale;
+}
+
+/** The directory's `hindsight-model.json`, or nothing when it has none. */
+async function readManifest(modelDir: string): Promise<Manifest> {
   try {
-    return JSON.parse(await readFile(path.join(modelDir, "hindsight-model.json"), "utf8")) as {
-      model?: unknown;
-      scripts?: unknown;
-    };
+    return JSON.parse(
+      await readFile(path.join(modelDir, "hindsight-model.json"), "utf8"),
+    ) as Manifest;
   } catch {
     return {};
   }
+}
+
+function isPrefixes(value: unknown): value is Prefixes {
+  const v = value as Partial<Prefixes> | null;
+  return typeof v?.query === "string" && typeof v.passage === "string";
+}
+
+function isSimilarityScale(value: unknown): value is SimilarityScale {
+  const v = value as Partial<SimilarityScale> | null;
+  return (
+    typeof v?.unrelated === "number" &&
+    typeof v.related === "number" &&
+    v.unrelated >= -1 &&
+    v.related <= 1 &&
+    v.related > v.unrelated
+  );
 }
 
 const isStringList = (value: unknown): value is string[] =>
@@ -167,6 +225,56 @@ async function detectDtype(modelDir: string): Promise<string | undefined> {
   return ONNX_DTYPES.find(([file]) => files.includes(file))?.[1];
 }
 
+async function readCalibration(
+  modelDir: string,
+  file: unknown,
+  dims: number,
+): Promise<Calibration | undefined> {
+  if (typeof file !== "string") return undefined;
+  const where = path.join(modelDir, file);
+  let value: Partial<Calibration>;
+  try {
+    value = JSON.parse(await readFile(where, "utf8")) as Partial<Calibration>;
+  } catch (error) {
+    throw configError(`cannot read the model's calibration ${where}`, error);
+  }
+  const centroids = Object.values(value.centroids ?? {});
+  if (
+    !Number.isInteger(value.version) ||
+    !isSimilarityScale(value.similarity) ||
+    centroids.length === 0 ||
+    centroids.some((centroid) => !Array.isArray(centroid) || centroid.length !== dims)
+  ) {
+    throw configError(`${where} is not a calibration of ${dims}-dimension vectors`);
+  }
+  return value as Calibration;
+}
+
+/**
+ * Subtracts the text's language mean — each script's centroid weighted by its share of the
+ * text's words; scripts without one take the average centroid — and normalises again.
+ */
+function centring(calibration: Calibration): (vector: Float32Array, text: string) => Float32Array {
+  const known = Object.entries(calibration.centroids) as [Script, number[]][];
+  const average = known[0]![1].map(
+    (_, j) => known.reduce((sum, [, centroid]) => sum + centroid[j]!, 0) / known.length,
+  );
+  return (vector, text) => {
+    const shares = scriptShares(text);
+    const out = Float32Array.from(vector);
+    const weights = shares.size === 0 ? new Map<Script, number>([["Other", 1]]) : shares;
+    for (const [script, share] of weights) {
+      const centroid = calibration.centroids[script] ?? average;
+      for (let j = 0; j < out.length; j++) out[j]! -= share * centroid[j]!;
+    }
+    let norm = 0;
+    for (const value of out) norm += value * value;
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let j = 0; j < out.length; j++) out[j]! /= norm;
+    return out;
+  };
+}
+
 export async function createLocalEmbedder(
   options: LocalEmbedderOptions,
   deps: { logger?: Logger } = {},
@@ -251,12 +359,31 @@ export async function createLocalEmbedder(
       : await readDimensions(modelDir);
 
   const scripts = await resolveScripts({ ...options, ...(modelDir ? { modelDir } : {}) });
+  const manifest = modelDir === undefined ? {} : await readManifest(modelDir);
+  const prefixes =
+    options.prefixes ?? (isPrefixes(manifest.prefixes) ? manifest.prefixes : undefined);
+  const calibration =
+    modelDir === undefined || options.calibrate === false
+      ? undefined
+      : await readCalibration(modelDir, manifest.calibration, dimensions);
+  const similarity = options.similarity ?? calibration?.similarity;
+  const centre = calibration ? centring(calibration) : undefined;
+  const withPrefix = (texts: readonly string[], purpose: EmbedPurpose) => {
+    if (!prefixes) return texts;
+    const prefix = purpose === "query" ? prefixes.query : prefixes.passage;
+    return texts.map((text) => prefix + text);
+  };
+  const embed = async (texts: readonly string[], purpose: EmbedPurpose) => {
+    const vectors = await run(withPrefix(texts, purpose), dimensions);
+    return centre ? vectors.map((vector, index) => centre(vector, texts[index]!)) : vectors;
+  };
 
   return {
-    id,
+    id: calibration && calibration.version > 1 ? `${id}@${calibration.version}` : id,
     dimensions,
     ...(scripts === undefined ? {} : { scripts }),
-    embed: async (texts) => (texts.length === 0 ? [] : run(texts, dimensions)),
+    ...(similarity === undefined ? {} : { similarity }),
+    embed: async (texts, purpose = "document") => (texts.length === 0 ? [] : embed(texts, purpose)),
     async close() {
       const current = loading;
       loading = undefined;

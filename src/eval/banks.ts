@@ -12,6 +12,7 @@ import { createEmbedder } from "../embedders/create.js";
 import { parseConfig } from "../index.js";
 import { openService } from "../open-service.js";
 import { IN_MEMORY } from "../storage/pglite.js";
+import { cachingEmbedder } from "./embedding-cache.js";
 
 export interface EvalRuntime {
   readonly config: Readonly<HindsightConfig>;
@@ -28,6 +29,7 @@ export interface EvalRuntime {
 export async function openEvalRuntime(
   input: HindsightConfigInput,
   logger: Logger,
+  options: { embeddingCache?: string } = {},
 ): Promise<EvalRuntime> {
   const { databaseUrl: _ignored, ...rest } = input;
   const config = parseConfig({ ...rest, dataDir: IN_MEMORY });
@@ -39,17 +41,23 @@ export async function openEvalRuntime(
     await inner.close?.().catch(() => {});
     throw wrapError(ErrorCode.EMBEDDER_FAILED, `embedder ${inner.id} failed`, error);
   }
+  const cached = options.embeddingCache
+    ? await cachingEmbedder(inner, options.embeddingCache)
+    : undefined;
+  const source = cached ?? inner;
   const shared: Embedder = {
-    id: inner.id,
-    dimensions: inner.dimensions,
-    ...(inner.scripts === undefined ? {} : { scripts: inner.scripts }),
-    embed: (texts) => inner.embed(texts),
+    id: source.id,
+    dimensions: source.dimensions,
+    ...(source.scripts === undefined ? {} : { scripts: source.scripts }),
+    ...(source.similarity === undefined ? {} : { similarity: source.similarity }),
+    embed: (texts, purpose) => source.embed(texts, purpose),
   };
   return {
     config,
     embedder: shared,
     logger,
     close: async () => {
+      await cached?.flush();
       await inner.close?.();
     },
   };

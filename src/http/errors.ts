@@ -31,6 +31,7 @@ const STATUS: Record<HttpErrorCode, ContentfulStatusCode> = {
   // The server's own configuration is wrong: retrying will not help.
   CONFIG_INVALID: 500,
   EMBEDDER_MISMATCH: 500,
+  EMBEDDER_UNAVAILABLE: 500,
   INTERNAL: 500,
   // A dependency is down or busy: the same request may succeed later.
   STORAGE_FAILED: 503,

@@ -26,7 +26,9 @@ const INTERNAL_REASONS: Partial<Record<ErrorCode, string>> = {
   EMBEDDER_FAILED: "the embedding service failed; retrying later may help",
   LLM_FAILED: "the language model failed; retrying later may help",
   WORKING_MEMORY_UNAVAILABLE: "working memory (Redis) is unreachable; retrying later may help",
-  EMBEDDER_MISMATCH: "the memory store was built with another embedder",
+  EMBEDDER_MISMATCH:
+    "the memory store was built with another embedder; its operator can re-embed it offline with `hindsight reembed`",
+  EMBEDDER_UNAVAILABLE: "the memory server's embedding model is not installed",
   DATA_DIR_IN_USE: "the memory store is in use by another process",
   CONFIG_INVALID: "the memory server is misconfigured",
 };

@@ -1,4 +1,5 @@
 import type { Logger, MemoryStore } from "../core/ports.js";
+import type { SqlDriver } from "./executor.js";
 import { SqlMemoryStore } from "./sql-store.js";
 
 export interface StoreLocation {
@@ -14,6 +15,14 @@ export interface StoreLocation {
  * misspelt DATABASE_URL silently landing in an embedded database is a known way to lose data.
  */
 export async function openStore(location: StoreLocation, logger: Logger): Promise<MemoryStore> {
+  return new SqlMemoryStore(await openDriver(location, logger));
+}
+
+/**
+ * The database itself, for work below the memory store (re-embedding, see reembed): no
+ * migration has run and no embedder has been checked yet.
+ */
+export async function openDriver(location: StoreLocation, logger: Logger): Promise<SqlDriver> {
   if (location.databaseUrl) {
     const { openPostgres } = await import("./postgres.js");
     const driver = await openPostgres({
@@ -22,12 +31,12 @@ export async function openStore(location: StoreLocation, logger: Logger): Promis
       logger,
     });
     logger.info(`using PostgreSQL store ${driver.description.slice("postgres:".length)}`);
-    return new SqlMemoryStore(driver);
+    return driver;
   }
   const { openPGlite } = await import("./pglite.js");
   const driver = await openPGlite({ dataDir: location.dataDir, logger });
   logger.info(
     `using embedded PGlite store at ${location.dataDir} (set DATABASE_URL for PostgreSQL)`,
   );
-  return new SqlMemoryStore(driver);
+  return driver;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scriptCoverage, scriptOf } from "./scripts.js";
+import { scriptCoverage, scriptOf, scriptShares } from "./scripts.js";
 
 describe("scriptOf", () => {
   it("names the script of a word's first letter", () => {
@@ -39,5 +39,18 @@ describe("scriptCoverage", () => {
   it("is 1 for a text without lettered words", () => {
     expect(scriptCoverage("8080 443", ["Latin"])).toBe(1);
     expect(scriptCoverage("", ["Latin"])).toBe(1);
+  });
+});
+
+describe("scriptShares", () => {
+  it("gives each script its share of the lettered words", () => {
+    const shares = scriptShares("用户偏好 Redis 8080"); // 用户 / 偏好 / redis; 8080 has no letter
+    expect(shares.get("Latin")).toBeCloseTo(1 / 3);
+    expect(shares.get("Han")).toBeCloseTo(2 / 3);
+    expect([...shares.values()].reduce((sum, share) => sum + share, 0)).toBeCloseTo(1);
+  });
+
+  it("is empty for a text without letters", () => {
+    expect(scriptShares("8080 — 42").size).toBe(0);
   });
 });

@@ -55,3 +55,20 @@ export function scriptCoverage(text: string, scripts: readonly string[] | undefi
   }
   return lettered === 0 ? 1 : covered / lettered;
 }
+
+/**
+ * The share of a text's lettered words in each script (summing to 1), counted as in
+ * `scriptCoverage`; empty for a text with no lettered word.
+ */
+export function scriptShares(text: string): Map<Script, number> {
+  const counts = new Map<Script, number>();
+  let lettered = 0;
+  for (const word of wordTokens(text)) {
+    const script = scriptOf(word);
+    if (script === undefined) continue;
+    lettered++;
+    counts.set(script, (counts.get(script) ?? 0) + 1);
+  }
+  for (const [script, count] of counts) counts.set(script, count / lettered);
+  return counts;
+}

@@ -63,10 +63,16 @@ export interface Backend {
   /** Config fields pointing at a fresh, empty store, and how to clean it up. */
   /** Config fields pointing at a fresh, empty store that can be reopened, and its cleanup. */
   fresh(): Promise<{
-    location: { databaseUrl?: string; dataDir: string };
+    location: { databaseUrl?: string; dataDir: string; embedder: { kind: "hash" } };
     cleanup: () => Promise<void>;
   }>;
 }
+
+/**
+ * Stores in tests embed with the hash embedder unless a test is about embedding: it is fast,
+ * deterministic and needs no model (the default, multilingual-e5-small, is tested on its own).
+ */
+const HASH = { kind: "hash" } as const;
 
 export const BACKENDS: Backend[] = [
   {
@@ -75,7 +81,7 @@ export const BACKENDS: Backend[] = [
     fresh: async () => {
       const dataDir = await mkdtemp(join(tmpdir(), "hindsight-test-"));
       return {
-        location: { dataDir },
+        location: { dataDir, embedder: HASH },
         cleanup: () => rm(dataDir, { recursive: true, force: true }),
       };
     },
@@ -85,7 +91,10 @@ export const BACKENDS: Backend[] = [
     skip: postgresSkipReason,
     fresh: async () => {
       const { url, drop } = await createTestSchema();
-      return { location: { databaseUrl: url, dataDir: "memory://" }, cleanup: drop };
+      return {
+        location: { databaseUrl: url, dataDir: "memory://", embedder: HASH },
+        cleanup: drop,
+      };
     },
   },
 ];

@@ -35,6 +35,8 @@ const FLAGS = {
   data: "--data",
   k: "--k",
   limit_conversations: "--limit-conversations",
+  conversations: "--conversations",
+  files: "--files",
   context_turns: "--context-turns",
   limit_trajectories: "--limit-trajectories",
   reference_time: "--reference-time",
@@ -44,6 +46,7 @@ const FLAGS = {
 
 interface CommonOptions {
   data: string;
+  embeddingCache?: string;
   json?: boolean;
   progress?: boolean;
   details?: string;
@@ -52,6 +55,7 @@ interface CommonOptions {
 interface LocomoOptions extends CommonOptions {
   k: string;
   limitConversations?: string;
+  conversations?: string;
   contextTurns: string;
   referenceTime: string;
   freshBanks?: boolean;
@@ -59,6 +63,7 @@ interface LocomoOptions extends CommonOptions {
 
 interface MemdailyOptions extends CommonOptions {
   limitTrajectories?: string;
+  files?: string;
   referenceTime: string;
   freshBanks?: boolean;
 }
@@ -70,6 +75,25 @@ function positiveInteger(field: string, value: string | undefined): number | und
     throw invalidInput(field, `'${value}' is not a whole number of at least 1`);
   }
   return number;
+}
+
+/**
+ * "1-3" or "4,5" (1-based, as the data lists them) → the chosen positions, for evaluating a
+ * tuning split and a held-out split of the same file separately.
+ */
+function positions(field: string, value: string | undefined): Set<number> | undefined {
+  if (value === undefined) return undefined;
+  const chosen = new Set<number>();
+  for (const part of value.split(",")) {
+    const match = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(part);
+    const from = Number(match?.[1]);
+    const to = Number(match?.[2] ?? match?.[1]);
+    if (!match || from < 1 || to < from) {
+      throw invalidInput(field, `'${part.trim()}' is not a position (1, 2, …) or a range (1-3)`);
+    }
+    for (let position = from; position <= to; position++) chosen.add(position);
+  }
+  return chosen;
 }
 
 function wholeNumber(field: string, value: string): number {
@@ -143,7 +167,9 @@ async function runEval(
     if (input.databaseUrl) {
       logger.warn("eval does not use PostgreSQL: every bank is a fresh in-memory store");
     }
-    runtime = await openEvalRuntime(input, logger);
+    runtime = await openEvalRuntime(input, logger, {
+      ...(options.embeddingCache ? { embeddingCache: options.embeddingCache } : {}),
+    });
     logger.info(`evaluating with embedder ${runtime.embedder.id}, one in-memory store per bank`);
     const showProgress = options.progress !== false && level !== "silent";
     await body({
@@ -255,6 +281,7 @@ export function registerEval(program: Command): void {
     .requiredOption("--data <file>", "a JSON file in the LoCoMo-10 format")
     .option("--k <list>", "recall cut-offs", "1,5,10,25")
     .option("--limit-conversations <n>", "only the first n conversations")
+    .option("--conversations <list>", "only these conversations, by position: 1-3 or 4,5")
     .option(
       "--context-turns <n>",
       "store each turn with the n turns before it in its session as context (0: none)",
@@ -267,6 +294,10 @@ export function registerEval(program: Command): void {
     )
     .option("--details <file>", "write one JSON line per question (retrieved dia_ids, recall)")
     .option("--fresh-banks", "open a new database for every bank (slower; for checking)")
+    .option(
+      "--embedding-cache <file>",
+      "keep embeddings in this file and reuse them on the next run (same embedder)",
+    )
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print the result as JSON")
     .action(async (options: LocomoOptions, command: Command) => {
@@ -281,7 +312,10 @@ export function registerEval(program: Command): void {
           REFERENCE_TIMES,
         );
         warnReferenceTime(logger, referenceTime);
-        const conversations = await loadLocomo(options.data);
+        const only = positions("conversations", options.conversations);
+        const conversations = (await loadLocomo(options.data)).filter(
+          (_, index) => only === undefined || only.has(index + 1),
+        );
         const undated = conversations.reduce((sum, c) => sum + c.undated_sessions, 0);
         if (undated > 0) {
           logger.warn(
@@ -313,6 +347,7 @@ export function registerEval(program: Command): void {
     .description("R@1, R@5 and MRR over MemDaily trajectories, one memory bank per trajectory")
     .requiredOption("--data <path>", "a MemDaily JSON file, or a directory of them")
     .option("--limit-trajectories <n>", "only the first n trajectories of each file")
+    .option("--files <prefixes>", "only the files whose names start so: 01,02 or 03")
     .option(
       "--reference-time <mode>",
       "recall as of the question's time (when recall takes a query_time): question | none",
@@ -320,6 +355,10 @@ export function registerEval(program: Command): void {
     )
     .option("--details <file>", "write one JSON line per question (retrieved mids, scores)")
     .option("--fresh-banks", "open a new database for every bank (slower; for checking)")
+    .option(
+      "--embedding-cache <file>",
+      "keep embeddings in this file and reuse them on the next run (same embedder)",
+    )
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print the result as JSON")
     .action(async (options: MemdailyOptions, command: Command) => {
@@ -331,7 +370,11 @@ export function registerEval(program: Command): void {
           MEMDAILY_REFERENCE_TIMES,
         );
         warnReferenceTime(logger, referenceTime);
-        const trajectories = await loadMemdaily(options.data);
+        const prefixes = options.files?.split(",").map((prefix) => prefix.trim());
+        const trajectories = (await loadMemdaily(options.data)).filter(
+          (trajectory) =>
+            prefixes === undefined || prefixes.some((prefix) => trajectory.file.startsWith(prefix)),
+        );
         const undated = trajectories.reduce((sum, t) => sum + t.undated_messages, 0);
         const skipped = trajectories.reduce((sum, t) => sum + t.skipped_messages, 0);
         if (undated > 0) {
@@ -360,6 +403,10 @@ export function registerEval(program: Command): void {
     .command("set")
     .description("R@1, R@5 and MRR over a labelled set of your own (see docs/evaluation.md)")
     .requiredOption("--data <file>", "a JSON file: { memories: [...], queries: [...] }")
+    .option(
+      "--embedding-cache <file>",
+      "keep embeddings in this file and reuse them on the next run (same embedder)",
+    )
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print the result as JSON")
     .action(async (options: CommonOptions, command: Command) => {

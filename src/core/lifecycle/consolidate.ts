@@ -6,6 +6,7 @@
  * any new knowledge, and the episodes are marked so they are never consolidated twice.
  */
 import { randomUUID } from "node:crypto";
+import { embeddingText } from "../embedding-text.js";
 import type { NewSemantic } from "../ports.js";
 import { searchText } from "../search-text.js";
 import { PRIVATE } from "../sharing/types.js";
@@ -95,7 +96,7 @@ export async function consolidate(
     const { patterns, method } = await patternsFor(deps, group, window, fresh);
     const kept: string[] = [];
     for (const pattern of patterns) {
-      const [embedding] = await deps.embed([`${pattern.key_text} ${pattern.value_text}`]);
+      const [embedding] = await deps.embed([embeddingText("semantic", pattern)]);
       const row: NewSemantic = {
         id: randomUUID(),
         key_text: pattern.key_text,

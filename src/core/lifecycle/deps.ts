@@ -1,5 +1,5 @@
 import type { LlmFallbacks } from "../llm/fallbacks.js";
-import type { Clock, LanguageModel, Logger, MemoryStore } from "../ports.js";
+import type { Clock, LanguageModel, Logger, MemoryStore, SimilarityScale } from "../ports.js";
 import type { LifecycleSettings } from "./settings.js";
 
 /** What the lifecycle works with; the memory service provides it. */
@@ -14,6 +14,8 @@ export interface LifecycleDeps {
   fallbacks: LlmFallbacks;
   /** The service's embedder, checked for dimensions. */
   embed(texts: string[]): Promise<Float32Array[]>;
+  /** The embedder's cosine scale: similarity thresholds are on the reference scale. */
+  similarity?: SimilarityScale | undefined;
 }
 
 /** Runs a model call; on failure logs it and returns undefined so the caller falls back. */

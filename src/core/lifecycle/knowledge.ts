@@ -4,9 +4,11 @@
  * them (they get valid_to and stay in history). Used by storeSemantic and by consolidation.
  */
 import { wordTokens } from "../../text/tokenize.js";
+import { embeddingText } from "../embedding-text.js";
 import type { NewSemantic } from "../ports.js";
 import { searchText } from "../search-text.js";
 import { mayOverride } from "../sharing/types.js";
+import { calibratedSimilarity } from "../similarity.js";
 import type { JsonObject } from "../types.js";
 import { type LifecycleDeps, withFallback } from "./deps.js";
 import { type Fact, findContradicted, mergeFacts } from "./llm-tasks.js";
@@ -97,9 +99,7 @@ async function mergeInto(
   );
   const text = fromModel ?? richer(target, row);
   const changed = text.key_text !== target.key_text || text.value_text !== target.value_text;
-  const [embedding] = changed
-    ? await deps.embed([`${text.key_text} ${text.value_text}`])
-    : await deps.embed([`${target.key_text} ${target.value_text}`]);
+  const [embedding] = await deps.embed([embeddingText("semantic", changed ? text : target)]);
   const tags = [...new Set([...target.tags, ...row.tags])].slice(0, MAX_TAGS);
   return deps.store.mergeSemantic({
     target_id: target.id,
@@ -138,7 +138,7 @@ export async function addKnowledge(
     const merged = await deps.store.mergedRequest(requestId);
     if (merged) return { id: merged, merged_into: merged };
   }
-  const found = await deps.store.semanticNeighbours({
+  const nearest = await deps.store.semanticNeighbours({
     embedding: row.embedding,
     key_text: row.key_text,
     task_type: row.task_type,
@@ -147,6 +147,11 @@ export async function addKnowledge(
     shared_group: row.shared_group,
     limit: NEIGHBOURS,
   });
+  // Thresholds (dedupSimilarity, contradiction candidates) are on the reference scale.
+  const found = nearest.map((n) => ({
+    ...n,
+    similarity: calibratedSimilarity(n.similarity, deps.similarity),
+  }));
   // The same id stored before: a retried request, stored once.
   if (found.some((n) => n.id === row.id)) return { id: row.id };
   // Quarantined knowledge touches nothing until it is confirmed, and shared knowledge never
