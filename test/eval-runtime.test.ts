@@ -1,6 +1,7 @@
 /**
  * The evaluation runtime shares one embedder between banks; the wrapper must keep what
- * ranking reads from it (its scripts), or MemDaily would be measured with MiniLM's noise.
+ * ranking reads from it (its scripts, its similarity scale, the query/document purpose), or
+ * evaluations would measure something other than what recall does.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -10,13 +11,16 @@ import { silentLogger } from "../src/adapters.js";
 import { openEvalRuntime } from "../src/eval/banks.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const MODEL_DIR = path.join(ROOT, ".cache", "models", "all-minilm-l6-v2-int8");
-const modelDir =
-  process.env.HINDSIGHT_TEST_MODEL_DIR || (existsSync(MODEL_DIR) ? MODEL_DIR : undefined);
+const MODELS = path.join(ROOT, ".cache", "models");
+const MINILM = path.join(MODELS, "all-minilm-l6-v2-int8");
+const E5 = path.join(MODELS, "multilingual-e5-small-q4");
 
 describe("evaluation runtime", () => {
   it("keeps an embedder that covers every script as such", async () => {
-    const runtime = await openEvalRuntime({ dataDir: "memory://" }, silentLogger);
+    const runtime = await openEvalRuntime(
+      { dataDir: "memory://", embedder: { kind: "hash" } },
+      silentLogger,
+    );
     try {
       expect(runtime.embedder.id).toBe("hash-v1");
       expect(runtime.embedder.scripts).toBeUndefined();
@@ -25,9 +29,9 @@ describe("evaluation runtime", () => {
     }
   });
 
-  it.skipIf(modelDir === undefined)("passes the local model's scripts through", async () => {
+  it.skipIf(!existsSync(MINILM))("passes the local model's scripts through", async () => {
     const runtime = await openEvalRuntime(
-      { dataDir: "memory://", embedder: { kind: "local", modelDir: modelDir! } },
+      { dataDir: "memory://", embedder: { kind: "local", modelDir: MINILM } },
       silentLogger,
     );
     try {
@@ -36,4 +40,25 @@ describe("evaluation runtime", () => {
       await runtime.close();
     }
   });
+
+  it.skipIf(!existsSync(E5))(
+    "passes the default model's similarity scale and the query purpose through",
+    async () => {
+      const runtime = await openEvalRuntime(
+        { dataDir: "memory://", embedder: { kind: "local", modelDir: E5 } },
+        silentLogger,
+      );
+      try {
+        expect(runtime.embedder.similarity).toEqual({
+          unrelated: expect.any(Number),
+          related: expect.any(Number),
+        });
+        const [query] = await runtime.embedder.embed(["billing"], "query");
+        const [document] = await runtime.embedder.embed(["billing"], "document");
+        expect(Array.from(query!)).not.toEqual(Array.from(document!));
+      } finally {
+        await runtime.close();
+      }
+    },
+  );
 });

@@ -1,28 +1,24 @@
 /**
- * The local embedder against a real sentence-embedding model (all-MiniLM-L6-v2, int8 ONNX),
- * fetched by `npm run fetch:model`. The model directory comes from HINDSIGHT_TEST_MODEL_DIR or,
- * failing that, the fetch script's default cache directory. Without either the tests skip,
- * except under CI, where a missing model is an error: CI is where this path must be proven.
+ * The local embedder against the real models `hindsight fetch-model` (npm run fetch:model)
+ * installs: the default, multilingual-e5-small (4-bit, centred and calibrated), and the
+ * English-only all-MiniLM-L6-v2. The same cases run on both; e5 must also read Chinese and
+ * match across languages. Models come from HINDSIGHT_TEST_MODELS_DIR or the fetch script's
+ * default directory. Without them the tests skip, except under CI, where a missing model is
+ * an error: CI is where this path must be proven.
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Embedder } from "../src/core/ports.js";
+import { calibratedSimilarity } from "../src/core/similarity.js";
 import { hashEmbed } from "../src/embedders/hash.js";
 import { createLocalEmbedder } from "../src/embedders/local.js";
 import { createHindsight, type Hindsight } from "../src/index.js";
 
-const MODEL_NAME = "all-minilm-l6-v2-int8";
-const DEFAULT_DIR = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  ".cache",
-  "models",
-  MODEL_NAME,
-);
-const envDir = process.env.HINDSIGHT_TEST_MODEL_DIR || undefined;
-const modelDir = envDir ?? (existsSync(DEFAULT_DIR) ? DEFAULT_DIR : undefined);
+const MODELS_DIR =
+  process.env.HINDSIGHT_TEST_MODELS_DIR ||
+  path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", ".cache", "models");
 const inCi = process.env.CI === "true";
 
 const DEPLOY = "How do I deploy the service?";
@@ -39,114 +35,167 @@ const norm = (vector: Float32Array) => Math.sqrt(dot(vector, vector));
 /** Cosine similarity, computed in full so that it does not rely on unit inputs. */
 const cosine = (a: Float32Array, b: Float32Array) => dot(a, b) / (norm(a) * norm(b));
 
-describe.runIf(modelDir === undefined && inCi)("local embedder model under CI", () => {
-  it("is fetched before the tests run", () => {
-    expect.fail(
-      `no model for the local embedder: HINDSIGHT_TEST_MODEL_DIR is unset and ${DEFAULT_DIR} ` +
-        "does not exist; run `npm run fetch:model` before the tests (CI=true makes this an error)",
-    );
-  });
-});
+const MODELS = [
+  { name: "multilingual-e5-small-q4", multilingual: true },
+  { name: "all-minilm-l6-v2-int8", multilingual: false },
+].map((model) => ({ ...model, dir: path.join(MODELS_DIR, model.name) }));
 
-describe.skipIf(modelDir === undefined)(`local embedder with ${MODEL_NAME}`, () => {
-  let embedder: Embedder;
+for (const model of MODELS) {
+  const present = existsSync(path.join(model.dir, "hindsight-model.json"));
 
-  beforeAll(async () => {
-    embedder = await createLocalEmbedder({ modelDir: modelDir! });
-  });
-  afterAll(async () => {
-    await embedder?.close?.();
+  describe.runIf(!present && inCi)(`${model.name} under CI`, () => {
+    it("is fetched before the tests run", () => {
+      expect.fail(
+        `no ${model.name} in ${MODELS_DIR}; run \`npm run fetch:model -- --model ${model.name}\` ` +
+          "before the tests (CI=true makes this an error)",
+      );
+    });
   });
 
-  it("reports 384 dimensions and returns unit vectors of that size", async () => {
-    expect(embedder.dimensions).toBe(384);
-    expect(embedder.id).toBe(`local:${path.basename(path.resolve(modelDir!))}`);
-    const vectors = await embedder.embed([DEPLOY, RELEASE, "用户偏好用中文回复", "x"]);
-    expect(vectors).toHaveLength(4);
-    for (const vector of vectors) {
-      expect(vector).toBeInstanceOf(Float32Array);
-      expect(vector).toHaveLength(384);
-      expect(norm(vector)).toBeCloseTo(1, 4);
-      expect(vector.every(Number.isFinite)).toBe(true);
-    }
-  });
-
-  it("scores a paraphrase with no shared words above unrelated sentences", async () => {
-    const [deploy, release, cat, tax] = await embedder.embed([DEPLOY, RELEASE, CAT, TAX]);
-    const related = cosine(deploy!, release!);
-    expect(related).toBeGreaterThan(0.35); // 0.455 measured; fp32 reference 0.456
-    expect(related).toBeGreaterThan(cosine(deploy!, cat!) + 0.25);
-    expect(related).toBeGreaterThan(cosine(deploy!, tax!) + 0.25);
-    expect(related).toBeGreaterThan(cosine(release!, cat!) + 0.25);
-    // The built-in hash embedder matches shared words only, and these two share none.
-    const hashRelated = cosine(hashEmbed(DEPLOY), hashEmbed(RELEASE));
-    expect(hashRelated).toBeLessThan(0.15);
-    expect(related).toBeGreaterThan(hashRelated + 0.25);
-  });
-
-  it("gives the same vector for a text whatever its batch and padding", async () => {
-    const long = Array.from({ length: 60 }, (_, i) => `memory item ${i}`).join(", ");
-    const [alone] = await embedder.embed([RELEASE]);
-    const batched = await embedder.embed([long, RELEASE, CAT]);
-    expect(cosine(alone!, batched[1]!)).toBeGreaterThan(0.9999);
-    // A batch size smaller than the input exercises the batching loop.
-    const small = await createLocalEmbedder({ modelDir: modelDir!, batchSize: 2 });
-    try {
-      const split = await small.embed([long, RELEASE, CAT]);
-      expect(split).toHaveLength(3);
-      split.forEach((vector, i) => {
-        expect(cosine(vector, batched[i]!)).toBeGreaterThan(0.9999);
-      });
-    } finally {
-      await small.close?.();
-    }
-  });
-
-  it("embeds texts longer than the model's 256-token window", async () => {
-    const long = Array.from({ length: 400 }, (_, i) => `word${i}`).join(" ");
-    const [vector] = await embedder.embed([long]);
-    expect(vector).toHaveLength(384);
-    expect(norm(vector!)).toBeCloseTo(1, 4);
-  });
-
-  describe("through the library", () => {
-    let memory: Hindsight;
-    let deployId: string;
+  describe.skipIf(!present)(`local embedder with ${model.name}`, () => {
+    let embedder: Embedder;
+    /** Cosine on hindsight's reference scale, as ranking sees it. */
+    const similarity = (a: Float32Array, b: Float32Array) =>
+      calibratedSimilarity(cosine(a, b), embedder.similarity);
 
     beforeAll(async () => {
-      memory = await createHindsight({
-        dataDir: "memory://",
-        embedder: { kind: "local", modelDir: modelDir! },
-      });
-      deployId = (
-        await memory.storeEpisodic({
-          task_type: "ops",
-          summary: "Steps to release the application to production: build, tag, roll out",
-          outcome: "success",
-        })
-      ).id;
-      await memory.storeEpisodic({
-        task_type: "chores",
-        summary: "The cat is sleeping on the sofa all afternoon",
-        outcome: "success",
-      });
+      embedder = await createLocalEmbedder({ modelDir: model.dir });
     });
     afterAll(async () => {
-      await memory?.close();
+      await embedder?.close?.();
     });
 
-    it("stores vectors from the local model", async () => {
-      const stats = await memory.stats();
-      expect(stats.embedder).toBe(`local:${path.basename(path.resolve(modelDir!))}`);
-      expect(stats.episodic.total).toBe(2);
+    it("reports 384 dimensions and returns unit vectors of that size", async () => {
+      expect(embedder.dimensions).toBe(384);
+      expect(embedder.id).toBe(`local:${model.name}`);
+      const vectors = await embedder.embed([DEPLOY, RELEASE, "用户偏好用中文回复", "x", ""]);
+      expect(vectors).toHaveLength(5);
+      for (const vector of vectors) {
+        expect(vector).toBeInstanceOf(Float32Array);
+        expect(vector).toHaveLength(384);
+        expect(norm(vector)).toBeCloseTo(1, 4);
+        expect(vector.every(Number.isFinite)).toBe(true);
+      }
     });
 
-    it("recalls the paraphrase first, though the query shares no word with it", async () => {
-      const { results } = await memory.recall({ query_text: "How do I deploy the service?" });
-      expect(results.length).toBeGreaterThan(0);
-      expect(results[0]!.id).toBe(deployId);
-      // Found by meaning: the vector signal carries the score, not keyword overlap.
-      expect(results[0]!.signals.vector).toBeGreaterThan(10 * results[0]!.signals.keyword);
+    it("scores a paraphrase with no shared words above unrelated sentences", async () => {
+      const [deploy] = await embedder.embed([DEPLOY], "query");
+      const [release, cat, tax] = await embedder.embed([RELEASE, CAT, TAX], "document");
+      // On the calibrated scale: MiniLM 0.455 (fp32 reference 0.456), e5 0.268; unrelated
+      // pairs of the regression set lie under 0.25 nine times in ten.
+      const related = similarity(deploy!, release!);
+      expect(related).toBeGreaterThan(0.2);
+      expect(related).toBeGreaterThan(similarity(deploy!, cat!) + 0.25);
+      expect(related).toBeGreaterThan(similarity(deploy!, tax!) + 0.25);
+      // The built-in hash embedder matches shared words only, and these two share none: it
+      // hardly tells the paraphrase from the unrelated sentence.
+      const hashMargin =
+        cosine(hashEmbed(DEPLOY), hashEmbed(RELEASE)) - cosine(hashEmbed(DEPLOY), hashEmbed(CAT));
+      expect(hashMargin).toBeLessThan(0.15);
+      expect(related - similarity(deploy!, cat!)).toBeGreaterThan(hashMargin + 0.15);
+    });
+
+    it("gives the same vector for a text whatever its batch and padding", async () => {
+      const long = Array.from({ length: 60 }, (_, i) => `memory item ${i}`).join(", ");
+      const [alone] = await embedder.embed([RELEASE]);
+      const batched = await embedder.embed([long, RELEASE, CAT]);
+      expect(cosine(alone!, batched[1]!)).toBeGreaterThan(0.9999);
+      // A batch size smaller than the input exercises the batching loop.
+      const small = await createLocalEmbedder({ modelDir: model.dir, batchSize: 2 });
+      try {
+        const split = await small.embed([long, RELEASE, CAT]);
+        expect(split).toHaveLength(3);
+        split.forEach((vector, i) => {
+          expect(cosine(vector, batched[i]!)).toBeGreaterThan(0.9999);
+        });
+      } finally {
+        await small.close?.();
+      }
+    });
+
+    it("embeds texts longer than the model's window", async () => {
+      const long = Array.from({ length: 700 }, (_, i) => `word${i}`).join(" ");
+      const [vector] = await embedder.embed([long]);
+      expect(vector).toHaveLength(384);
+      expect(norm(vector!)).toBeCloseTo(1, 4);
+    });
+
+    describe.runIf(model.multilingual)("in Chinese and across languages", () => {
+      it("embeds a query and a document differently (e5's query: / passage: prefixes)", async () => {
+        const [query] = await embedder.embed([DEPLOY], "query");
+        const [document] = await embedder.embed([DEPLOY], "document");
+        expect(cosine(query!, document!)).toBeLessThan(0.999);
+        expect(cosine(query!, document!)).toBeGreaterThan(0.8);
+      });
+
+      it("finds a Chinese paraphrase by meaning", async () => {
+        const [question] = await embedder.embed(["上个月的账单为什么没发出去？"], "query");
+        const documents = await embedder.embed([
+          "三月份的发票批量发送失败：税务服务返回 500",
+          "猫在沙发上睡了一下午",
+          "预发环境部署了搜索服务 v2",
+        ]);
+        const [billing, cat, deploy] = documents.map((d) => similarity(question!, d));
+        expect(billing).toBeGreaterThan(cat! + 0.15);
+        expect(billing).toBeGreaterThan(deploy! + 0.15);
+      });
+
+      it("ranks the translation of a text above any other text in the text's own language", async () => {
+        // Uncentred, e5 puts any two Chinese texts closer than a Chinese text and its English
+        // translation; centring removes that language direction.
+        const [zh] = await embedder.embed(["部署计费服务失败：端口 8080 已被占用"], "query");
+        const [en, zhOther] = await embedder.embed([
+          "Deploying the billing service failed: port 8080 was already in use",
+          "用户偏好用中文回复，不喜欢冗长的解释",
+        ]);
+        expect(similarity(zh!, en!)).toBeGreaterThan(similarity(zh!, zhOther!) + 0.2);
+      });
+    });
+
+    describe("through the library", () => {
+      let memory: Hindsight;
+      let deployId: string;
+
+      beforeAll(async () => {
+        memory = await createHindsight({
+          dataDir: "memory://",
+          embedder: { kind: "local", modelDir: model.dir },
+        });
+        deployId = (
+          await memory.storeEpisodic({
+            task_type: "ops",
+            summary: "Steps to release the application to production: build, tag, roll out",
+            outcome: "success",
+          })
+        ).id;
+        await memory.storeEpisodic({
+          task_type: "chores",
+          summary: "The cat is sleeping on the sofa all afternoon",
+          outcome: "success",
+        });
+      });
+      afterAll(async () => {
+        await memory?.close();
+      });
+
+      it("stores vectors from the local model", async () => {
+        const stats = await memory.stats();
+        expect(stats.embedder).toBe(`local:${model.name}`);
+        expect(stats.episodic.total).toBe(2);
+      });
+
+      it("recalls the paraphrase first, though the query shares no word with it", async () => {
+        const { results } = await memory.recall({ query_text: "How do I deploy the service?" });
+        expect(results.length).toBeGreaterThan(0);
+        expect(results[0]!.id).toBe(deployId);
+        // Found by meaning: the vector signal carries the score, not keyword overlap.
+        expect(results[0]!.signals.vector).toBeGreaterThan(10 * results[0]!.signals.keyword);
+      });
+
+      it.runIf(model.multilingual)("recalls it for a Chinese question too", async () => {
+        const { results } = await memory.recall({ query_text: "怎么把应用发布到生产环境？" });
+        expect(results[0]?.id).toBe(deployId);
+      });
     });
   });
-});
+}

@@ -3,6 +3,13 @@
  * top-k query on the same table in the same run (the floor no recall can beat).
  *
  *   npm run bench -- --json [--sizes 10000,100000] [--backends pglite,postgres] [--queries 200]
+ *                    [--embedder hash|default] [--serve]
+ *
+ * `--embedder default` embeds with the default model (multilingual-e5-small, fetched by
+ * `npm run fetch:model`) instead of the hash embedder, and reports the query embedding's own
+ * time (`query_embed_ms`) and the floor that includes it (`floor_with_embed_ms`: one query
+ * embedding + the raw query). `--serve` also recalls through `hindsight serve` on the same
+ * store over HTTP on loopback (`serve_recall_ms`, the client's wall time per request).
  *
  * Sizes grow one table: the 100k row set is the 10k one plus 90k more. After each load the
  * tables are vacuumed and analysed, so recall is measured in the steady state.
@@ -10,15 +17,19 @@
  * `insert_floor_per_s` is the raw insert rate of the same vectors into a bare table with only
  * an HNSW index, in 1000-row statements: the most the database allows for vector writes.
  */
+import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { silentLogger, systemClock } from "../adapters.js";
+import type { Embedder } from "../core/ports.js";
 import { DEFAULT_RANKING } from "../core/ranking.js";
 import { MemoryService } from "../core/service.js";
-import { createHashEmbedder } from "../embedders/hash.js";
+import { createEmbedder } from "../embedders/create.js";
+import { cachingEmbedder } from "../eval/embedding-cache.js";
 import { type SqlDriver, toVectorLiteral } from "../storage/executor.js";
 import { openPGlite } from "../storage/pglite.js";
 import { openPostgres } from "../storage/postgres.js";
@@ -36,6 +47,10 @@ interface BenchResult {
   recall_ms: Percentiles;
   floor_ms: Percentiles;
   recall_over_floor_p50: number;
+  embedder: string;
+  query_embed_ms?: Percentiles;
+  floor_with_embed_ms?: Percentiles;
+  serve_recall_ms?: Percentiles;
 }
 
 const { values } = parseArgs({
@@ -44,6 +59,8 @@ const { values } = parseArgs({
     sizes: { type: "string", default: "10000,100000" },
     backends: { type: "string", default: "pglite,postgres" },
     queries: { type: "string", default: "200" },
+    embedder: { type: "string", default: "hash" },
+    serve: { type: "boolean", default: false },
     "database-url": {
       type: "string",
       default: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
@@ -59,14 +76,94 @@ const queryCount = Number(values.queries);
 const BATCH = 1000;
 const TOP_K = 5;
 const progress = (message: string) => process.stderr.write(`bench: ${message}\n`);
+const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "cli", "main.js");
 
-async function openBackend(
-  name: string,
-): Promise<{ driver: SqlDriver; cleanup: () => Promise<void> }> {
+/**
+ * The embedder under test. Documents' vectors are kept in memory so that the floor's table and
+ * the memory table get the same vectors without embedding them twice; queries are always
+ * embedded, as recall does.
+ */
+async function benchEmbedder(scratch: string): Promise<Embedder> {
+  if (values.embedder !== "hash" && values.embedder !== "default") {
+    throw new Error(`--embedder: '${values.embedder}' is not hash or default`);
+  }
+  const inner = await createEmbedder(
+    values.embedder === "hash" ? { kind: "hash" } : { kind: "local", allowRemote: false },
+    silentLogger,
+  );
+  const documents = await cachingEmbedder(inner, join(scratch, "unused.bin"));
+  return {
+    ...documents,
+    embed: (texts, purpose = "document") =>
+      purpose === "query" ? inner.embed(texts, purpose) : documents.embed(texts, purpose),
+    close: () => inner.close?.() ?? Promise.resolve(),
+  };
+}
+
+/** `hindsight serve` on the given store, its URL once it listens; kill() stops it. */
+async function startServe(
+  env: Record<string, string>,
+): Promise<{ url: string; kill(): Promise<void> }> {
+  const child = spawn(process.execPath, [CLI, "serve", "--port", "0"], {
+    env: { ...process.env, HINDSIGHT_LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+      const match = /listening on (http:\/\/\S+)/.exec(stderr);
+      if (match) resolve(match[1]!);
+    });
+    child.once("exit", (code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+  });
+  return {
+    url,
+    kill: () =>
+      new Promise((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+async function serveRecall(url: string, queries: readonly string[]): Promise<Percentiles> {
+  const recall = (query_text: string) =>
+    fetch(`${url}/v1/recall`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ query_text, top_k: TOP_K }),
+    }).then(async (response) => {
+      if (!response.ok) throw new Error(`recall: ${response.status} ${await response.text()}`);
+      await response.json();
+    });
+  for (const query of queries.slice(0, 20)) await recall(query);
+  const ms: number[] = [];
+  for (const query of queries) ms.push((await timed(() => recall(query)))[1]);
+  return percentiles(ms);
+}
+
+interface Backend {
+  driver: SqlDriver;
+  /** How `hindsight serve` reaches the same store. */
+  serveEnv: Record<string, string>;
+  /** PGlite allows one process per directory: the bench closes and reopens around serve. */
+  exclusive: boolean;
+  reopen(): Promise<SqlDriver>;
+  cleanup: () => Promise<void>;
+}
+
+async function openBackend(name: string): Promise<Backend> {
   if (name === "pglite") {
     const dataDir = await mkdtemp(join(tmpdir(), "hindsight-bench-"));
-    const driver = await openPGlite({ dataDir, logger: silentLogger });
-    return { driver, cleanup: () => rm(dataDir, { recursive: true, force: true }) };
+    const open = () => openPGlite({ dataDir, logger: silentLogger });
+    return {
+      driver: await open(),
+      serveEnv: { HINDSIGHT_DATA_DIR: dataDir },
+      exclusive: true,
+      reopen: open,
+      cleanup: () => rm(dataDir, { recursive: true, force: true }),
+    };
   }
   if (name === "postgres") {
     const schema = `hindsight_bench_${randomBytes(4).toString("hex")}`;
@@ -77,9 +174,12 @@ async function openBackend(
     await admin.exec(`CREATE SCHEMA ${schema}`);
     const url = new URL(values["database-url"]);
     url.searchParams.set("options", `-c search_path=${schema},public`);
-    const driver = await openPostgres({ connectionString: url.toString(), logger: silentLogger });
+    const open = () => openPostgres({ connectionString: url.toString(), logger: silentLogger });
     return {
-      driver,
+      driver: await open(),
+      serveEnv: { DATABASE_URL: url.toString() },
+      exclusive: false,
+      reopen: open,
       cleanup: async () => {
         await admin.exec(`DROP SCHEMA ${schema} CASCADE`);
         await admin.close();
@@ -118,27 +218,34 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 }
 
 async function benchBackend(name: string): Promise<BenchResult[]> {
-  const { driver, cleanup } = await openBackend(name);
-  const embedder = createHashEmbedder();
-  const store = new SqlMemoryStore(driver);
-  await store.migrate(embedder);
-  const memory = new MemoryService({
-    store,
-    embedder,
-    clock: systemClock,
-    logger: silentLogger,
-    ranking: DEFAULT_RANKING,
-    candidateLimit: 30,
-    tokens: cl100k,
-  });
+  const backend = await openBackend(name);
+  const scratch = await mkdtemp(join(tmpdir(), "hindsight-bench-vectors-"));
+  const embedder = await benchEmbedder(scratch);
+  let driver = backend.driver;
+  const open = async () => {
+    const store = new SqlMemoryStore(driver);
+    await store.migrate(embedder);
+    const service = new MemoryService({
+      store,
+      embedder,
+      clock: systemClock,
+      logger: silentLogger,
+      ranking: DEFAULT_RANKING,
+      candidateLimit: 30,
+      tokens: cl100k,
+    });
+    return { store, service };
+  };
+  let { store, service: memory } = await open();
   const next = random(42);
   const results: BenchResult[] = [];
   let stored = 0;
   try {
     for (const n of sizes) {
       const items = Array.from({ length: n - stored }, (_, i) => generateMemory(next, stored + i));
+      // The text the store embeds (core/embedding-text), so the stored vectors come cached.
       const [vectorsForFloor, embedMs] = await timed(() =>
-        embedder.embed(items.map((item) => item.summary)),
+        embedder.embed(items.map((item) => `${item.task_type}: ${item.summary}`)),
       );
       const insertFloor = await measureInsertFloor(driver, vectorsForFloor);
       let storeMs = 0;
@@ -156,7 +263,7 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
       await driver.exec("VACUUM ANALYZE");
       const queryNext = random(7);
       const queries = Array.from({ length: queryCount }, () => generateQuery(queryNext));
-      const vectors = await embedder.embed(queries);
+      const vectors = await embedder.embed(queries, "query");
       const floorSql = `SELECT id FROM episodic_memories ORDER BY embedding <=> $1::vector LIMIT ${TOP_K}`;
       for (const query of queries.slice(0, 20)) {
         await memory.recall({ query_text: query, top_k: TOP_K });
@@ -174,7 +281,36 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
       }
       const recall = percentiles(recallMs);
       const floor = percentiles(floorMs);
-      const result = {
+      // The query's own embedding, uncached: what every recall pays before the database.
+      const embedMsEach: number[] = [];
+      const withEmbedMs: number[] = [];
+      if (values.embedder !== "hash") {
+        for (let i = 0; i < queries.length; i++) {
+          const [[vector], ms] = await timed(() => embedder.embed([queries[i]!], "query"));
+          embedMsEach.push(ms);
+          withEmbedMs.push(
+            ms + (await timed(() => driver.query(floorSql, [toVectorLiteral(vector!)])))[1],
+          );
+        }
+      }
+      let served: Percentiles | undefined;
+      if (values.serve) {
+        if (backend.exclusive) await store.close();
+        const server = await startServe({
+          ...backend.serveEnv,
+          HINDSIGHT_EMBEDDER: values.embedder === "hash" ? "hash" : "local",
+        });
+        try {
+          served = await serveRecall(server.url, queries);
+        } finally {
+          await server.kill();
+        }
+        if (backend.exclusive) {
+          driver = await backend.reopen();
+          ({ store, service: memory } = await open());
+        }
+      }
+      const result: BenchResult = {
         backend: name,
         n,
         store_per_s: Math.round((items.length / storeMs) * 1000),
@@ -183,13 +319,23 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
         recall_ms: recall,
         floor_ms: floor,
         recall_over_floor_p50: Math.round((recall.p50 / floor.p50) * 100) / 100,
+        embedder: embedder.id,
+        ...(embedMsEach.length > 0
+          ? {
+              query_embed_ms: percentiles(embedMsEach),
+              floor_with_embed_ms: percentiles(withEmbedMs),
+            }
+          : {}),
+        ...(served ? { serve_recall_ms: served } : {}),
       };
       progress(`${name}: ${JSON.stringify(result)}`);
       results.push(result);
     }
   } finally {
     await store.close();
-    await cleanup();
+    await embedder.close?.();
+    await backend.cleanup();
+    await rm(scratch, { recursive: true, force: true });
   }
   return results;
 }
@@ -205,7 +351,14 @@ if (values.json) {
       `${r.backend.padEnd(9)} n=${String(r.n).padEnd(7)} store ${r.store_per_s}/s ` +
         `(insert floor ${r.insert_floor_per_s}/s, embedder ${r.embedder_per_s}/s)  ` +
         `recall p50 ${r.recall_ms.p50} p95 ${r.recall_ms.p95} p99 ${r.recall_ms.p99} ms  ` +
-        `floor p50 ${r.floor_ms.p50} p95 ${r.floor_ms.p95} p99 ${r.floor_ms.p99} ms  (${r.recall_over_floor_p50}×)\n`,
+        `floor p50 ${r.floor_ms.p50} p95 ${r.floor_ms.p95} p99 ${r.floor_ms.p99} ms  (${r.recall_over_floor_p50}×)` +
+        (r.query_embed_ms
+          ? `  query embedding p50 ${r.query_embed_ms.p50} p99 ${r.query_embed_ms.p99} ms, floor with it p50 ${r.floor_with_embed_ms!.p50} p99 ${r.floor_with_embed_ms!.p99} ms`
+          : "") +
+        (r.serve_recall_ms
+          ? `  through serve p50 ${r.serve_recall_ms.p50} p99 ${r.serve_recall_ms.p99} ms`
+          : "") +
+        `  [${r.embedder}]\n`,
     );
   }
 }

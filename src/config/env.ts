@@ -53,6 +53,9 @@ function embedderFromEnv(env: Env): HindsightConfigInput["embedder"] {
           ? { modelDir: resolve(expandHome(env.HINDSIGHT_EMBEDDING_MODEL_DIR)) }
           : {}),
         ...(env.EMBEDDING_MODEL ? { model: env.EMBEDDING_MODEL } : {}),
+        ...(env.HINDSIGHT_MODELS_DIR
+          ? { modelsDir: resolve(expandHome(env.HINDSIGHT_MODELS_DIR)) }
+          : {}),
         ...(env.HINDSIGHT_EMBEDDING_SCRIPTS?.trim()
           ? { scripts: scriptList(env.HINDSIGHT_EMBEDDING_SCRIPTS) }
           : {}),
@@ -188,6 +191,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const fusion = env.HINDSIGHT_RECALL_FUSION;
   const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
   const weights = recallWeights(env);
+  const neighbourWeight = number(env, "HINDSIGHT_RECALL_NEIGHBOURS");
   const lifecycle = lifecycleFromEnv(env);
   const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
   const databaseSchema = env.HINDSIGHT_DATABASE_SCHEMA;
@@ -203,12 +207,17 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
     working: workingFromEnv(env),
-    ...(floor === undefined && !fusion && feedbackWeight === undefined && !weights
+    ...(floor === undefined &&
+    !fusion &&
+    feedbackWeight === undefined &&
+    neighbourWeight === undefined &&
+    !weights
       ? {}
       : {
           recall: {
             ...(floor === undefined ? {} : { floor }),
             ...(weights ? { weights } : {}),
+            ...(neighbourWeight === undefined ? {} : { neighbourWeight }),
             ...(fusion ? { fusion: fusion as "weighted" | "rrf" } : {}),
             ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
           },

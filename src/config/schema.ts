@@ -17,6 +17,11 @@ const LocalEmbedderConfig = z.strictObject({
    * `model`): the default model, multilingual-e5-small, where `hindsight fetch-model` put it.
    */
   modelDir: z.string().min(1).optional(),
+  /**
+   * Where the default model is looked for (and `hindsight fetch-model` puts it); absent: the
+   * package's `.cache/models`, then `~/.cache/hindsight/models`.
+   */
+  modelsDir: z.string().min(1).optional(),
   /** A hub model name, used when no directory is given and remote loading is allowed. */
   model: z.string().min(1).optional(),
   allowRemote: z.boolean().default(false),
@@ -187,6 +192,7 @@ export const HindsightConfig = z.strictObject({
       fusion: z.enum(["weighted", "rrf"]).default(DEFAULT_RANKING.fusion),
       timeWeight: Weight.default(DEFAULT_RANKING.timeWeight),
       feedbackWeight: Weight.default(DEFAULT_RANKING.feedbackWeight),
+      neighbourWeight: Weight.default(DEFAULT_RANKING.neighbourWeight),
       rrfK: z.number().positive().default(DEFAULT_RANKING.rrfK),
       outcomeWeights: z
         .strictObject({
@@ -218,6 +224,7 @@ export const HindsightConfig = z.strictObject({
       fusion: DEFAULT_RANKING.fusion,
       timeWeight: DEFAULT_RANKING.timeWeight,
       feedbackWeight: DEFAULT_RANKING.feedbackWeight,
+      neighbourWeight: DEFAULT_RANKING.neighbourWeight,
       rrfK: DEFAULT_RANKING.rrfK,
       outcomeWeights: DEFAULT_RANKING.outcomeWeights,
       weights: DEFAULT_RANKING.weights,

@@ -88,7 +88,10 @@ export function bm25(
 
 /**
  * BM25 scaled to 0..1 against the score of an average-length document holding every query
- * term once, so it can be fused with cosine similarity on a fixed scale.
+ * term once, so it can be fused with cosine similarity on a fixed scale. Terms no memory holds
+ * stay in that ideal (at the highest idf): left out, a single common word shared with an
+ * unrelated memory ("where are the UI drafts kept?" → "logs are kept 30 days") would score as
+ * a full match.
  */
 export function normalisedBm25(
   queryTerms: readonly string[],
@@ -97,8 +100,9 @@ export function normalisedBm25(
   parameters: Bm25Parameters = DEFAULT_BM25,
 ): number {
   let ideal = 0;
-  for (const term of queryTerms)
+  for (const term of queryTerms) {
     ideal += idf(corpus.documents, corpus.documentFrequency.get(term) ?? 0);
+  }
   if (ideal === 0) return 0;
   return Math.min(1, bm25(queryTerms, documentTokens, corpus, parameters) / ideal);
 }

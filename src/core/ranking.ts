@@ -70,12 +70,22 @@ export interface RankingOptions {
    */
   feedbackWeight: number;
   /**
+   * How much of the score of the episode just before or after a memory in its session lifts
+   * it (0: off); see `liftNeighbours`.
+   */
+  neighbourWeight: number;
+  /**
    * Per query: the share of the query the embedder can represent (`scriptCoverage`: an
    * English-only model on a Chinese query gives 0). The vector weight is scaled by it and the
    * rest moves to the keyword weight, so the total — and the floor's meaning — stay the same.
    * Absent: 1.
    */
   vectorCoverage?: number;
+  /**
+   * Per query: false when it asks about something besides a period it names, so that the time
+   * signal is scaled by relevance like freshness; absent or true: the period alone matters.
+   */
+  timeAlone?: boolean;
   /** The embedder's cosine scale: cosines are calibrated before fusion and the floor. */
   similarity?: SimilarityScale | undefined;
 }
@@ -91,10 +101,11 @@ export const DEFAULT_RANKING: RankingOptions = {
   fusion: "weighted",
   rrfK: 60,
   outcomeWeights: { success: 1, failure: 1, partial: 0.9 },
-  floor: 0.2,
+  floor: 0.1,
   freshnessHalfLifeDays: 30,
   timeWeight: 0.3,
   feedbackWeight: 0.4,
+  neighbourWeight: 0.25,
 };
 
 const DAY_MS = 86_400_000;
@@ -170,13 +181,20 @@ function rawSignals(
   };
 }
 
-/** The weighted fusion of one candidate's signals, before its outcome weight. */
-function weightedSignals(raw: RawSignals, weights: RankingWeights): Omit<ScoreSignals, "time"> {
+/** How well a candidate matches what the query is about: the weighted cosine/BM25 share, 0..1. */
+function relevanceOf(raw: RawSignals, weights: RankingWeights): number {
   const relevanceWeight = weights.vector + weights.keyword;
-  const relevance =
-    relevanceWeight > 0
-      ? (weights.vector * raw.vector + weights.keyword * raw.keyword) / relevanceWeight
-      : 0;
+  return relevanceWeight > 0
+    ? (weights.vector * raw.vector + weights.keyword * raw.keyword) / relevanceWeight
+    : 0;
+}
+
+/** The weighted fusion of one candidate's signals, before its outcome weight. */
+function weightedSignals(
+  raw: RawSignals,
+  weights: RankingWeights,
+): Omit<ScoreSignals, "time" | "neighbour"> {
+  const relevance = relevanceOf(raw, weights);
   return {
     vector: weights.vector * raw.vector,
     keyword: weights.keyword * raw.keyword,
@@ -186,7 +204,12 @@ function weightedSignals(raw: RawSignals, weights: RankingWeights): Omit<ScoreSi
 }
 
 const sum = (signals: ScoreSignals) =>
-  signals.vector + signals.keyword + signals.freshness + signals.frequency + signals.time;
+  signals.vector +
+  signals.keyword +
+  signals.freshness +
+  signals.frequency +
+  signals.time +
+  signals.neighbour;
 
 function scale(signals: ScoreSignals, factor: number): ScoreSignals {
   return {
@@ -195,6 +218,7 @@ function scale(signals: ScoreSignals, factor: number): ScoreSignals {
     freshness: signals.freshness * factor,
     frequency: signals.frequency * factor,
     time: signals.time * factor,
+    neighbour: signals.neighbour * factor,
   };
 }
 
@@ -214,7 +238,7 @@ function rrfSignals(
   ranks: ScoreExplanation["ranks"],
   raw: RawSignals,
   options: RankingOptions,
-): Omit<ScoreSignals, "time"> {
+): Omit<ScoreSignals, "time" | "neighbour"> {
   const { weights, rrfK } = options;
   const best =
     (weights.vector + weights.keyword + weights.freshness + weights.frequency) / (rrfK + 1);
@@ -234,6 +258,11 @@ interface PoolEntry {
   corpus: CorpusStats;
   /** Its stored words, counted once for every ranking of the pool. */
   document: TermCounts;
+}
+
+/** Every link between candidates of the sets, once each way it was found. */
+function linksOf(sets: readonly CandidateSet[]): (readonly [string, string])[] {
+  return sets.flatMap((set) => set.links ?? []);
 }
 
 /** Every candidate once, with the corpus statistics of the layer it came from. */
@@ -279,8 +308,17 @@ function scorePool(
     // Only episodes have an event time a query's period can refer to.
     const matched =
       candidate.layer === "episodic" ? timeMatch(candidate.event_time, timeWindows) : 0;
-    const time = options.timeWeight * matched;
-    const weighted = scale({ ...weightedSignals(raw, options.weights), time }, outcomeWeight);
+    // "What did I do yesterday?" asks for the period itself; "why did billing fail
+    // yesterday?" asks about billing, and the period only orders what is about it — otherwise
+    // any memory of that day would clear the floor on its date alone.
+    const time =
+      options.timeWeight *
+      matched *
+      (options.timeAlone === false ? relevanceOf(raw, options.weights) : 1);
+    const weighted = scale(
+      { ...weightedSignals(raw, options.weights), time, neighbour: 0 },
+      outcomeWeight,
+    );
     if (sum(weighted) < options.floor) return;
     const ranks = {
       vector: signalRanks.vector[index]!,
@@ -290,7 +328,7 @@ function scorePool(
     };
     const signals =
       options.fusion === "rrf"
-        ? scale({ ...rrfSignals(ranks, raw, options), time }, outcomeWeight)
+        ? scale({ ...rrfSignals(ranks, raw, options), time, neighbour: 0 }, outcomeWeight)
         : weighted;
     ranked.push({
       layer: candidate.layer,
@@ -308,6 +346,7 @@ function scorePool(
         time_match: matched,
         vector_coverage: options.vectorCoverage ?? 1,
         ranks,
+        neighbour_of: null,
       },
     });
   });
@@ -360,36 +399,88 @@ function rankPool(
   now: Date,
   options: RankingOptions,
   timeWindows: readonly TimeWindow[],
+  links: readonly (readonly [string, string])[],
 ): RankedCandidate[] {
   const pool: Scored[] = entries.map((entry) => ({
     entry,
     raw: rawSignals(entry.candidate, entry.document, queryTerms, entry.corpus, now, options),
     feedback: 0,
   }));
-  // Under RRF a weak feedback match would earn a full keyword rank: weighted fusion only.
-  if (options.fusion !== "weighted" || options.feedbackWeight <= 0 || pool.length < 2) {
-    return scorePool(pool, options, timeWindows);
-  }
+  // Under RRF a weak feedback match would earn a full keyword rank, and a neighbour's lift a
+  // full share: both are for weighted fusion only.
+  if (options.fusion !== "weighted") return scorePool(pool, options, timeWindows);
   // The floor applies to the final score: a best match under it before feedback (a Chinese
-  // query matching few of its words, say) may clear it after. Weighted scores are the sums the
-  // floor compares, so filtering the unfloored ranking is the same as ranking with the floor.
-  const ranked = scorePool(pool, { ...options, floor: 0 }, timeWindows);
-  const floored = () => ranked.filter((result) => result.score >= options.floor);
+  // query matching few of its words, say) may clear it after, and so may a neighbour. Weighted
+  // scores are the sums the floor compares, so filtering the unfloored ranking is the same as
+  // ranking with the floor.
+  const unfloored = { ...options, floor: 0 };
+  const ranked = scorePool(pool, unfloored, timeWindows);
   const best = ranked[0] && pool.find(({ entry }) => entry.candidate.id === ranked[0]!.id);
-  if (!best || best.raw.bm25 <= 0) return floored();
-  const terms = feedbackTerms(searchDocument(best.entry.candidate.search_text), queryTerms);
-  if (terms.length === 0) return floored();
-  const corpus = poolCorpus(pool, terms);
-  const fed = pool.map(({ entry, raw }) => {
-    const feedback = normalisedBm25(terms, entry.document, corpus, options.bm25);
-    const keyword = Math.min(1, raw.bm25 + options.feedbackWeight * feedback);
-    return { entry, raw: { ...raw, keyword }, feedback };
-  });
-  return scorePool(fed, options, timeWindows);
+  const terms =
+    best && best.raw.bm25 > 0 && options.feedbackWeight > 0 && pool.length >= 2
+      ? feedbackTerms(searchDocument(best.entry.candidate.search_text), queryTerms)
+      : [];
+  let final = ranked;
+  if (terms.length > 0) {
+    const corpus = poolCorpus(pool, terms);
+    const fed = pool.map(({ entry, raw }) => {
+      const feedback = normalisedBm25(terms, entry.document, corpus, options.bm25);
+      const keyword = Math.min(1, raw.bm25 + options.feedbackWeight * feedback);
+      return { entry, raw: { ...raw, keyword }, feedback };
+    });
+    final = scorePool(fed, unfloored, timeWindows);
+  }
+  return liftNeighbours(final, links, options.neighbourWeight).filter(
+    (result) => result.score >= options.floor,
+  );
 }
 
-/** Takes the lists' firsts, then their seconds, …, each memory once, up to topK. */
-function interleave(lists: readonly RankedCandidate[][], topK: number): RankedCandidate[] {
+/**
+ * Neighbours in a session: a memory gains `weight ×` the score of the episode just before or
+ * after it in its session, when that is higher (links come from the store: each hit with the
+ * episodes around it). A conversation's answer rarely repeats the question's words — "What's
+ * her name?" matches, "Shadow! She's full of energy" is the evidence — and the steps of one
+ * task belong together. Scores before lifting are used, so a lift never feeds another.
+ */
+export function liftNeighbours(
+  ranked: readonly RankedCandidate[],
+  links: readonly (readonly [string, string])[],
+  weight: number,
+): RankedCandidate[] {
+  if (weight <= 0 || links.length === 0) return [...ranked];
+  const score = new Map(ranked.map((result) => [result.id, result.score]));
+  const best = new Map<string, { id: string; score: number }>();
+  const offer = (to: string, from: string) => {
+    const lift = score.get(from);
+    if (lift === undefined || !score.has(to)) return;
+    if ((best.get(to)?.score ?? 0) < lift) best.set(to, { id: from, score: lift });
+  };
+  for (const [hit, neighbour] of links) {
+    offer(hit, neighbour);
+    offer(neighbour, hit);
+  }
+  return ranked
+    .map((result) => {
+      const from = best.get(result.id);
+      if (!from) return result;
+      const neighbour = weight * from.score;
+      return {
+        ...result,
+        score: result.score + neighbour,
+        signals: { ...result.signals, neighbour },
+        explanation: { ...result.explanation, neighbour_of: from.id },
+      };
+    })
+    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
+/**
+ * Takes the lists' firsts, then their seconds, …, each memory once, up to topK: the rankings of
+ * the questions of a query that asks several ("Where does my boss live? And when is the
+ * meeting?"), each ranked on its own, so that one question's many matches cannot crowd the
+ * other's answer out of the top k.
+ */
+export function interleave(lists: readonly RankedCandidate[][], topK: number): RankedCandidate[] {
   const taken = new Map<string, RankedCandidate>();
   const longest = Math.max(...lists.map((list) => list.length));
   for (let position = 0; position < longest && taken.size < topK; position++) {
@@ -401,13 +492,7 @@ function interleave(lists: readonly RankedCandidate[][], topK: number): RankedCa
   return [...taken.values()];
 }
 
-/**
- * @param queryTerms distinct words of the query
- * @param clauses the words of each question when the query asks several ("Where does my
- *   boss live? And when is the meeting?"): each is ranked on its own (its words for BM25, the
- *   whole query's vector) and the rankings are interleaved, so that one question's many
- *   matches cannot crowd the other's answer out of the top k. Fewer than two: one ranking.
- */
+/** @param queryTerms distinct words of the query */
 export function rankCandidates(
   sets: readonly CandidateSet[],
   queryTerms: readonly string[],
@@ -415,17 +500,13 @@ export function rankCandidates(
   topK: number,
   options: RankingOptions,
   timeWindows: readonly TimeWindow[] = [],
-  clauses: readonly (readonly string[])[] = [],
 ): RankedCandidate[] {
-  const pool = poolOf(sets);
   const covered = {
     ...options,
     weights: coveredWeights(options.weights, options.vectorCoverage ?? 1),
   };
-  if (clauses.length < 2)
-    return rankPool(pool, queryTerms, now, covered, timeWindows).slice(0, topK);
-  return interleave(
-    clauses.map((terms) => rankPool(pool, terms, now, covered, timeWindows)),
+  return rankPool(poolOf(sets), queryTerms, now, covered, timeWindows, linksOf(sets)).slice(
+    0,
     topK,
   );
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  namesSubject,
   queryClauses,
   queryTerms,
   searchDocument,
@@ -45,20 +46,34 @@ describe("queryTerms", () => {
   });
 });
 
+const terms = (clauses: ReturnType<typeof queryClauses>) => clauses.map((clause) => clause.terms);
+
 describe("queryClauses", () => {
   it("splits a query that asks several questions", () => {
-    expect(queryClauses("我上司的邮箱是多少来着？另外，我的手机是什么型号？")).toEqual([
+    expect(terms(queryClauses("我上司的邮箱是多少来着？另外，我的手机是什么型号？"))).toEqual([
       ["上司", "邮箱"],
       ["手机", "型号"],
     ]);
-    expect(queryClauses("Where does Mel live? And when is her birthday?")).toEqual([
+    expect(terms(queryClauses("Where does Mel live? And when is her birthday?"))).toEqual([
       ["mel", "live"],
       ["birthdai"],
     ]);
+    expect(queryClauses("Where does Mel live? And when is her birthday?")[1]!.text).toBe(
+      "And when is her birthday",
+    );
   });
 
   it("is empty for one question, or when the others hold only question words", () => {
     expect(queryClauses("What did Caroline paint in 3.5 hours?")).toEqual([]);
     expect(queryClauses("Did Caroline paint it? Why?")).toEqual([]);
+  });
+});
+
+describe("namesSubject", () => {
+  it("is false for a query made of question words only", () => {
+    expect(namesSubject("what did I do")).toBe(false);
+    expect(namesSubject("做了什么")).toBe(false);
+    expect(namesSubject("which credentials did I rotate")).toBe(true);
+    expect(namesSubject("部署失败了吗")).toBe(true);
   });
 });

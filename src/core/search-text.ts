@@ -57,6 +57,14 @@ function meaningfulTerms(text: string): string[] {
 }
 
 /**
+ * Whether a query names something besides the shape of its question ("what did I do?" does
+ * not; "what did I deploy?" does).
+ */
+export function namesSubject(query: string): boolean {
+  return meaningfulTerms(query).length > 0;
+}
+
+/**
  * A query's distinct keywords: its search terms without the words that only shape a question
  * ("what", "did", "什么", "来着"); all of them when nothing else is left ("who is he?").
  */
@@ -68,14 +76,20 @@ export function queryTerms(query: string): string[] {
 /** Ends a question or sentence, in English or Chinese ("." is left out: "Dr.", "3.5"). */
 const CLAUSE_END = /[?？!！。;；\n]+/;
 
+export interface QueryClause {
+  text: string;
+  /** Its keywords, question words left out. */
+  terms: string[];
+}
+
 /**
- * The keywords of each question in a query that asks several ("我上司叫什么？另外，会议在哪？"),
- * when at least two of them have words beyond question words; otherwise none.
+ * Each question of a query that asks several ("我上司叫什么？另外，会议在哪？"), when at least
+ * two of them have words beyond question words; otherwise none.
  */
-export function queryClauses(query: string): string[][] {
+export function queryClauses(query: string): QueryClause[] {
   const clauses = query
     .split(CLAUSE_END)
-    .map(meaningfulTerms)
-    .filter((terms) => terms.length > 0);
+    .map((text) => ({ text: text.trim(), terms: meaningfulTerms(text) }))
+    .filter((clause) => clause.terms.length > 0);
   return clauses.length >= 2 ? clauses : [];
 }

@@ -36,6 +36,7 @@ import type {
   StoredMemory,
 } from "./ports.js";
 import {
+  interleave,
   type RankedCandidate,
   type RankingOptions,
   rankCandidates,
@@ -51,7 +52,7 @@ import {
   StoreSemanticInput,
   SummarizeInput,
 } from "./schemas.js";
-import { queryClauses, queryTerms, searchText } from "./search-text.js";
+import { namesSubject, queryClauses, queryTerms, searchText } from "./search-text.js";
 import {
   DEFAULT_SHARING,
   type QuarantineList,
@@ -394,9 +395,16 @@ export class MemoryService implements MemoryApi {
     // "yesterday" is not a word to look for in memories: search what the query is about.
     const about =
       stripTimeExpressions(request.query_text, expressions).trim() || request.query_text;
-    const [embedding] = await this.embed([about], "query");
+    // A query of several questions is several searches, each with its own vector and words,
+    // whose rankings are interleaved: one vector for "where does my boss live? and when is
+    // the meeting?" would favour memories about both over the answer to either.
+    const clauses = queryClauses(about);
+    const searches = clauses.length >= 2 ? clauses : [{ text: about, terms: queryTerms(about) }];
+    const embeddings = await this.embed(
+      searches.map((search) => search.text),
+      "query",
+    );
     await this.pendingAccess;
-    const keywords = queryTerms(about);
     const filter = {
       ...(request.task_type_filter === undefined ? {} : { task_type: request.task_type_filter }),
       ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
@@ -405,34 +413,34 @@ export class MemoryService implements MemoryApi {
       ...range,
       include_archived: request.include_archived,
     };
-    const sets: CandidateSet[] = [];
-    for (const layer of layers) {
-      sets.push(
-        await this.store.findCandidates({
-          layer,
-          embedding: embedding!,
-          keywords,
-          filter,
-          limit: Math.max(this.options.candidateLimit, request.top_k * 2),
-          ...(windows.length > 0 ? { window: spanOf(windows) } : {}),
-        }),
-      );
+    const rankings: RankedCandidate[][] = [];
+    for (const [index, search] of searches.entries()) {
+      const sets: CandidateSet[] = [];
+      for (const layer of layers) {
+        sets.push(
+          await this.store.findCandidates({
+            layer,
+            embedding: embeddings[index]!,
+            keywords: search.terms,
+            filter,
+            limit: Math.max(this.options.candidateLimit, request.top_k * 2),
+            ...(windows.length > 0 ? { window: spanOf(windows) } : {}),
+            neighbours:
+              this.options.ranking.neighbourWeight > 0 &&
+              this.options.ranking.fusion === "weighted",
+          }),
+        );
+      }
+      const ranking = {
+        ...this.options.ranking,
+        floor: request.min_score ?? this.options.ranking.floor,
+        vectorCoverage: scriptCoverage(search.text, this.embedder.scripts),
+        similarity: this.embedder.similarity,
+        timeAlone: !namesSubject(search.text),
+      };
+      rankings.push(rankCandidates(sets, search.terms, now, request.top_k, ranking, windows));
     }
-    const ranking = {
-      ...this.options.ranking,
-      floor: request.min_score ?? this.options.ranking.floor,
-      vectorCoverage: scriptCoverage(about, this.embedder.scripts),
-      similarity: this.embedder.similarity,
-    };
-    const ranked = rankCandidates(
-      sets,
-      keywords,
-      now,
-      request.top_k,
-      ranking,
-      windows,
-      queryClauses(about),
-    );
+    const ranked = rankings.length === 1 ? rankings[0]! : interleave(rankings, request.top_k);
     const results = await this.fetchRecalled(ranked, now, options.recordAccess ?? true);
     if (!request.explain) for (const result of results) delete result.explanation;
     if (expressions.length === 0) return { results };

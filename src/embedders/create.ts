@@ -14,8 +14,9 @@ export async function createEmbedder(config: EmbedderConfig, logger: Logger): Pr
       return createHashEmbedder();
     case "local": {
       const { createLocalEmbedder } = await import("./local.js");
-      const modelDir = config.modelDir ?? (config.model ? undefined : defaultModelDir());
-      return createLocalEmbedder(
+      const modelDir =
+        config.modelDir ?? (config.model ? undefined : defaultModelDir(config.modelsDir));
+      const embedder = await createLocalEmbedder(
         {
           ...(modelDir ? { modelDir } : {}),
           ...(config.model ? { model: config.model } : {}),
@@ -24,6 +25,8 @@ export async function createEmbedder(config: EmbedderConfig, logger: Logger): Pr
         },
         { logger },
       );
+      logger.info(`embedding with ${embedder.id} (${modelDir ?? config.model}), in-process`);
+      return embedder;
     }
     case "openai": {
       const { createOpenAIEmbedder } = await import("./openai.js");

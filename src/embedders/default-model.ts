@@ -14,8 +14,12 @@ export const DEFAULT_MODEL = "multilingual-e5-small-q4";
 /** The package's root: dist/embedders/ → ../.. (src/embedders/ under tsx, the same). */
 export const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
-/** Where fetch:model puts models: the package's `.cache/models`, else the user's cache. */
-export function modelSearchPath(): string[] {
+/**
+ * Where models are looked for: the given directory alone (HINDSIGHT_MODELS_DIR), else the
+ * package's `.cache/models` (where `npm run fetch:model` puts them), then the user's cache.
+ */
+export function modelSearchPath(modelsDir?: string): string[] {
+  if (modelsDir !== undefined) return [path.resolve(modelsDir)];
   return [
     path.join(PACKAGE_ROOT, ".cache", "models"),
     path.join(homedir(), ".cache", "hindsight", "models"),
@@ -30,8 +34,8 @@ export const FETCH_COMMAND = "hindsight fetch-model";
  * model is a setup step not yet taken, and silently embedding with something else would build
  * a store that the real model later cannot open.
  */
-export function defaultModelDir(): string {
-  const candidates = modelSearchPath().map((dir) => path.join(dir, DEFAULT_MODEL));
+export function defaultModelDir(modelsDir?: string): string {
+  const candidates = modelSearchPath(modelsDir).map((dir) => path.join(dir, DEFAULT_MODEL));
   const found = candidates.find((dir) => existsSync(path.join(dir, "hindsight-model.json")));
   if (found) return found;
   throw new HindsightError(

@@ -15,7 +15,7 @@ whether which while who whom whose why will with would you your yours yourself y
 
 const CHINESE = `我 你 您 他 她 它 我们 你们 他们 她们 咱们 我的 你的 您的 他的 她的 它的 我们的 的 地 得 了 着 过 是 吗 呢 啊 吧 呀 嘛
 么 什么 啥 哪 哪里 哪儿 哪个 哪些 谁 多少 几 怎么 怎样 如何 为什么 为何 来着 另外 还有 以及
-和 与 跟 及 或 或者 在 有 这 那 这个 那个 这些 那些 个 也 都 就 还 又 请问 一下 告诉`;
+和 与 跟 及 或 或者 在 有 这 那 这个 那个 这些 那些 个 也 都 就 还 又 请问 一下 告诉 做 做了 干 干了 干嘛`;
 
 const WORDS = new Set([...ENGLISH.split(/\s+/), ...CHINESE.split(/\s+/)].filter(Boolean));
 

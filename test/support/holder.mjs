@@ -4,7 +4,12 @@
 import { createInterface } from "node:readline";
 import { createHindsight } from "../../dist/index.js";
 
-const memory = await createHindsight({ dataDir: process.argv[2], lockTimeoutMs: 20_000 });
+// The hash embedder: these helpers test storage, not embedding (no model to load).
+const memory = await createHindsight({
+  dataDir: process.argv[2],
+  lockTimeoutMs: 20_000,
+  embedder: { kind: "hash" },
+});
 const role = await memory.role?.();
 process.stdout.write(`${JSON.stringify({ ready: true, pid: process.pid, role })}\n`);
 for await (const line of createInterface({ input: process.stdin })) {

