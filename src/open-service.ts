@@ -64,7 +64,6 @@ export async function openService(
       outcomeWeights: config.recall.outcomeWeights,
       timeWeight: config.recall.timeWeight,
       feedbackWeight: config.recall.feedbackWeight,
-      neighbourWeight: config.recall.neighbourWeight,
     },
   });
   try {

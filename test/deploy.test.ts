@@ -206,7 +206,7 @@ describe("docker-compose.yml", () => {
     const vars = service(loadCompose(), "hindsight").environment ?? {};
     const config = HindsightConfig.parse(configFromEnv(vars));
     expect(config.databaseUrl).toBe(vars.DATABASE_URL);
-    expect(config.embedder.kind).toBe("hash");
+    expect(config.embedder.kind).toBe("local"); // the default model, inside the image
     const openai = service(loadCompose({ HINDSIGHT_EMBEDDER: "openai" }), "hindsight");
     expect(HindsightConfig.parse(configFromEnv(openai.environment ?? {})).embedder.kind).toBe(
       "openai",

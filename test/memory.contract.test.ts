@@ -115,40 +115,6 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       expect(unscoped).toMatchObject({ id: deployFailure, session_id: null });
     });
 
-    it("lifts the episodes around a strong hit in its session, and only those", async () => {
-      const at = (minute: number) => `2025-03-01T10:${String(minute).padStart(2, "0")}:00Z`;
-      const turn = (summary: string, minute: number, session_id?: string) =>
-        memory.storeEpisodic({
-          task_type: "chat",
-          summary,
-          outcome: "success",
-          occurred_at: at(minute),
-          ...(session_id ? { session_id } : {}),
-        });
-      const asked = (await turn("Maria: I adopted a second puppy, guess her name!", 1, "dogs")).id;
-      const answer = (await turn("Maria: Shadow! Full of energy, loves the park", 2, "dogs")).id;
-      await turn("Maria: anyway, the bakery on 5th closed down", 3, "dogs");
-      // The same words without a session: nothing to lift.
-      const lone = (await turn("John: my sister got a puppy too, guess her name", 4)).id;
-      const loneAnswer = (await turn("John: Biscuit, a lovely golden retriever", 5)).id;
-      const { results } = await memory.recall({
-        query_text: "what is the name of the new puppy",
-        explain: true,
-        min_score: 0,
-        top_k: 20,
-      });
-      const byId = new Map(results.map((result) => [result.id, result]));
-      expect(byId.get(answer)?.signals.neighbour).toBeGreaterThan(0);
-      expect(byId.get(answer)?.explanation?.neighbour_of).toBe(asked);
-      // The lift is a share of the neighbour's score, and counts in the score.
-      expect(byId.get(answer)!.signals.neighbour).toBeLessThan(byId.get(asked)!.score * 0.26);
-      const signals = byId.get(answer)!.signals;
-      const total = Object.values(signals).reduce((sum, value) => sum + value, 0);
-      expect(byId.get(answer)!.score).toBeCloseTo(total, 6);
-      expect(byId.get(lone)?.signals.neighbour ?? 0).toBe(0);
-      expect(byId.get(loneAnswer)?.signals.neighbour ?? 0).toBe(0);
-    });
-
     it("counts recalls as accesses", async () => {
       const first = await memory.recall({ query_text: "payments race condition refunds" });
       const second = await memory.recall({ query_text: "payments race condition refunds" });

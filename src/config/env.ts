@@ -191,7 +191,6 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const fusion = env.HINDSIGHT_RECALL_FUSION;
   const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
   const weights = recallWeights(env);
-  const neighbourWeight = number(env, "HINDSIGHT_RECALL_NEIGHBOURS");
   const lifecycle = lifecycleFromEnv(env);
   const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
   const databaseSchema = env.HINDSIGHT_DATABASE_SCHEMA;
@@ -207,17 +206,12 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
     working: workingFromEnv(env),
-    ...(floor === undefined &&
-    !fusion &&
-    feedbackWeight === undefined &&
-    neighbourWeight === undefined &&
-    !weights
+    ...(floor === undefined && !fusion && feedbackWeight === undefined && !weights
       ? {}
       : {
           recall: {
             ...(floor === undefined ? {} : { floor }),
             ...(weights ? { weights } : {}),
-            ...(neighbourWeight === undefined ? {} : { neighbourWeight }),
             ...(fusion ? { fusion: fusion as "weighted" | "rrf" } : {}),
             ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
           },

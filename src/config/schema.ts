@@ -192,7 +192,6 @@ export const HindsightConfig = z.strictObject({
       fusion: z.enum(["weighted", "rrf"]).default(DEFAULT_RANKING.fusion),
       timeWeight: Weight.default(DEFAULT_RANKING.timeWeight),
       feedbackWeight: Weight.default(DEFAULT_RANKING.feedbackWeight),
-      neighbourWeight: Weight.default(DEFAULT_RANKING.neighbourWeight),
       rrfK: z.number().positive().default(DEFAULT_RANKING.rrfK),
       outcomeWeights: z
         .strictObject({
@@ -224,7 +223,6 @@ export const HindsightConfig = z.strictObject({
       fusion: DEFAULT_RANKING.fusion,
       timeWeight: DEFAULT_RANKING.timeWeight,
       feedbackWeight: DEFAULT_RANKING.feedbackWeight,
-      neighbourWeight: DEFAULT_RANKING.neighbourWeight,
       rrfK: DEFAULT_RANKING.rrfK,
       outcomeWeights: DEFAULT_RANKING.outcomeWeights,
       weights: DEFAULT_RANKING.weights,

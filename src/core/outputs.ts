@@ -82,9 +82,6 @@ export const ScoreSignalsOutput = z
     freshness: z.number(),
     frequency: z.number(),
     time: z.number(),
-    neighbour: z
-      .number()
-      .describe("Lift from the memory just before or after it in its session, 0 for most."),
   })
   .describe("Each ranking signal's contribution; they sum to the score.");
 
@@ -113,10 +110,6 @@ export const ScoreExplanationOutput = z
       freshness: z.number().int(),
       frequency: z.number().int(),
     }),
-    neighbour_of: z
-      .string()
-      .nullable()
-      .describe("The memory next to it in its session whose score lifted it."),
   })
   .describe("The raw signals and ranks behind the score (with explain: true).");
 

@@ -106,16 +106,12 @@ export interface CandidateQuery {
   limit: number;
   /** A period the query names: its nearest neighbours are fetched too (see ranking). */
   window?: { from: Date; to: Date };
-  /** Also fetch the episodes just before and after each hit in its session (`links`). */
-  neighbours?: boolean;
 }
 
 /** Candidates of one layer, with the corpus statistics their keyword scores need. */
 export interface CandidateSet {
   candidates: Candidate[];
   corpus: CorpusStats;
-  /** Pairs of candidates next to each other in a session: [hit, the episode before or after it]. */
-  links?: [string, string][];
 }
 
 /**

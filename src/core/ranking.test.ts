@@ -7,7 +7,6 @@ import {
   feedbackTerms,
   freshness,
   interleave,
-  liftNeighbours,
   rankCandidates as rankSets,
 } from "./ranking.js";
 
@@ -303,41 +302,5 @@ describe("pseudo-relevance feedback", () => {
   it("takes the best match's own words only, without the query's or question words", () => {
     const document = { own: ["e4012", "kayano", "the", "kayano"], context: ["lunch"] };
     expect(feedbackTerms(document, ["e4012"])).toEqual(["kayano"]);
-  });
-});
-
-describe("neighbours in a session", () => {
-  const ranked = rankCandidates(
-    [
-      candidate("question", 0.9, "deploy failed e4012"),
-      candidate("answer", 0.1, "lunch menu"),
-      candidate("other", 0.3, "deploy ok"),
-    ],
-    ["deploy", "failed", "e4012"],
-    now,
-    3,
-    { ...DEFAULT_RANKING, floor: 0 },
-  );
-
-  it("lifts a memory by a share of its neighbour's score, before any lift", () => {
-    const lifted = liftNeighbours(ranked, [["question", "answer"]], 0.25);
-    const question = lifted.find((result) => result.id === "question")!;
-    const answer = lifted.find((result) => result.id === "answer")!;
-    const unlifted = (id: string) => ranked.find((result) => result.id === id)!.score;
-    expect(answer.signals.neighbour).toBeCloseTo(0.25 * unlifted("question"), 6);
-    expect(answer.score).toBeCloseTo(unlifted("answer") + 0.25 * unlifted("question"), 6);
-    expect(answer.explanation.neighbour_of).toBe("question");
-    // The question gains from the weaker answer too, but less than the answer gained.
-    expect(question.signals.neighbour).toBeLessThan(answer.signals.neighbour);
-    expect(lifted.map((result) => result.id)).toEqual(
-      [...lifted].sort((a, b) => b.score - a.score).map((result) => result.id),
-    );
-  });
-
-  it("changes nothing without links or with weight 0", () => {
-    expect(liftNeighbours(ranked, [], 0.25)).toEqual(ranked);
-    expect(liftNeighbours(ranked, [["question", "answer"]], 0)).toEqual(ranked);
-    // A link to a memory outside the pool lifts nothing.
-    expect(liftNeighbours(ranked, [["question", "elsewhere"]], 0.25)).toEqual(ranked);
   });
 });

@@ -70,11 +70,6 @@ export interface RankingOptions {
    */
   feedbackWeight: number;
   /**
-   * How much of the score of the episode just before or after a memory in its session lifts
-   * it (0: off); see `liftNeighbours`.
-   */
-  neighbourWeight: number;
-  /**
    * Per query: the share of the query the embedder can represent (`scriptCoverage`: an
    * English-only model on a Chinese query gives 0). The vector weight is scaled by it and the
    * rest moves to the keyword weight, so the total — and the floor's meaning — stay the same.
@@ -105,7 +100,6 @@ export const DEFAULT_RANKING: RankingOptions = {
   freshnessHalfLifeDays: 30,
   timeWeight: 0.3,
   feedbackWeight: 0.4,
-  neighbourWeight: 0.25,
 };
 
 const DAY_MS = 86_400_000;
@@ -190,10 +184,7 @@ function relevanceOf(raw: RawSignals, weights: RankingWeights): number {
 }
 
 /** The weighted fusion of one candidate's signals, before its outcome weight. */
-function weightedSignals(
-  raw: RawSignals,
-  weights: RankingWeights,
-): Omit<ScoreSignals, "time" | "neighbour"> {
+function weightedSignals(raw: RawSignals, weights: RankingWeights): Omit<ScoreSignals, "time"> {
   const relevance = relevanceOf(raw, weights);
   return {
     vector: weights.vector * raw.vector,
@@ -204,12 +195,7 @@ function weightedSignals(
 }
 
 const sum = (signals: ScoreSignals) =>
-  signals.vector +
-  signals.keyword +
-  signals.freshness +
-  signals.frequency +
-  signals.time +
-  signals.neighbour;
+  signals.vector + signals.keyword + signals.freshness + signals.frequency + signals.time;
 
 function scale(signals: ScoreSignals, factor: number): ScoreSignals {
   return {
@@ -218,7 +204,6 @@ function scale(signals: ScoreSignals, factor: number): ScoreSignals {
     freshness: signals.freshness * factor,
     frequency: signals.frequency * factor,
     time: signals.time * factor,
-    neighbour: signals.neighbour * factor,
   };
 }
 
@@ -238,7 +223,7 @@ function rrfSignals(
   ranks: ScoreExplanation["ranks"],
   raw: RawSignals,
   options: RankingOptions,
-): Omit<ScoreSignals, "time" | "neighbour"> {
+): Omit<ScoreSignals, "time"> {
   const { weights, rrfK } = options;
   const best =
     (weights.vector + weights.keyword + weights.freshness + weights.frequency) / (rrfK + 1);
@@ -258,11 +243,6 @@ interface PoolEntry {
   corpus: CorpusStats;
   /** Its stored words, counted once for every ranking of the pool. */
   document: TermCounts;
-}
-
-/** Every link between candidates of the sets, once each way it was found. */
-function linksOf(sets: readonly CandidateSet[]): (readonly [string, string])[] {
-  return sets.flatMap((set) => set.links ?? []);
 }
 
 /** Every candidate once, with the corpus statistics of the layer it came from. */
@@ -315,10 +295,7 @@ function scorePool(
       options.timeWeight *
       matched *
       (options.timeAlone === false ? relevanceOf(raw, options.weights) : 1);
-    const weighted = scale(
-      { ...weightedSignals(raw, options.weights), time, neighbour: 0 },
-      outcomeWeight,
-    );
+    const weighted = scale({ ...weightedSignals(raw, options.weights), time }, outcomeWeight);
     if (sum(weighted) < options.floor) return;
     const ranks = {
       vector: signalRanks.vector[index]!,
@@ -328,7 +305,7 @@ function scorePool(
     };
     const signals =
       options.fusion === "rrf"
-        ? scale({ ...rrfSignals(ranks, raw, options), time, neighbour: 0 }, outcomeWeight)
+        ? scale({ ...rrfSignals(ranks, raw, options), time }, outcomeWeight)
         : weighted;
     ranked.push({
       layer: candidate.layer,
@@ -346,7 +323,6 @@ function scorePool(
         time_match: matched,
         vector_coverage: options.vectorCoverage ?? 1,
         ranks,
-        neighbour_of: null,
       },
     });
   });
@@ -399,79 +375,32 @@ function rankPool(
   now: Date,
   options: RankingOptions,
   timeWindows: readonly TimeWindow[],
-  links: readonly (readonly [string, string])[],
 ): RankedCandidate[] {
   const pool: Scored[] = entries.map((entry) => ({
     entry,
     raw: rawSignals(entry.candidate, entry.document, queryTerms, entry.corpus, now, options),
     feedback: 0,
   }));
-  // Under RRF a weak feedback match would earn a full keyword rank, and a neighbour's lift a
-  // full share: both are for weighted fusion only.
-  if (options.fusion !== "weighted") return scorePool(pool, options, timeWindows);
+  // Under RRF a weak feedback match would earn a full keyword rank: weighted fusion only.
+  if (options.fusion !== "weighted" || options.feedbackWeight <= 0 || pool.length < 2) {
+    return scorePool(pool, options, timeWindows);
+  }
   // The floor applies to the final score: a best match under it before feedback (a Chinese
-  // query matching few of its words, say) may clear it after, and so may a neighbour. Weighted
-  // scores are the sums the floor compares, so filtering the unfloored ranking is the same as
-  // ranking with the floor.
-  const unfloored = { ...options, floor: 0 };
-  const ranked = scorePool(pool, unfloored, timeWindows);
+  // query matching few of its words, say) may clear it after. Weighted scores are the sums the
+  // floor compares, so filtering the unfloored ranking is the same as ranking with the floor.
+  const ranked = scorePool(pool, { ...options, floor: 0 }, timeWindows);
+  const floored = () => ranked.filter((result) => result.score >= options.floor);
   const best = ranked[0] && pool.find(({ entry }) => entry.candidate.id === ranked[0]!.id);
-  const terms =
-    best && best.raw.bm25 > 0 && options.feedbackWeight > 0 && pool.length >= 2
-      ? feedbackTerms(searchDocument(best.entry.candidate.search_text), queryTerms)
-      : [];
-  let final = ranked;
-  if (terms.length > 0) {
-    const corpus = poolCorpus(pool, terms);
-    const fed = pool.map(({ entry, raw }) => {
-      const feedback = normalisedBm25(terms, entry.document, corpus, options.bm25);
-      const keyword = Math.min(1, raw.bm25 + options.feedbackWeight * feedback);
-      return { entry, raw: { ...raw, keyword }, feedback };
-    });
-    final = scorePool(fed, unfloored, timeWindows);
-  }
-  return liftNeighbours(final, links, options.neighbourWeight).filter(
-    (result) => result.score >= options.floor,
-  );
-}
-
-/**
- * Neighbours in a session: a memory gains `weight ×` the score of the episode just before or
- * after it in its session, when that is higher (links come from the store: each hit with the
- * episodes around it). A conversation's answer rarely repeats the question's words — "What's
- * her name?" matches, "Shadow! She's full of energy" is the evidence — and the steps of one
- * task belong together. Scores before lifting are used, so a lift never feeds another.
- */
-export function liftNeighbours(
-  ranked: readonly RankedCandidate[],
-  links: readonly (readonly [string, string])[],
-  weight: number,
-): RankedCandidate[] {
-  if (weight <= 0 || links.length === 0) return [...ranked];
-  const score = new Map(ranked.map((result) => [result.id, result.score]));
-  const best = new Map<string, { id: string; score: number }>();
-  const offer = (to: string, from: string) => {
-    const lift = score.get(from);
-    if (lift === undefined || !score.has(to)) return;
-    if ((best.get(to)?.score ?? 0) < lift) best.set(to, { id: from, score: lift });
-  };
-  for (const [hit, neighbour] of links) {
-    offer(hit, neighbour);
-    offer(neighbour, hit);
-  }
-  return ranked
-    .map((result) => {
-      const from = best.get(result.id);
-      if (!from) return result;
-      const neighbour = weight * from.score;
-      return {
-        ...result,
-        score: result.score + neighbour,
-        signals: { ...result.signals, neighbour },
-        explanation: { ...result.explanation, neighbour_of: from.id },
-      };
-    })
-    .sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+  if (!best || best.raw.bm25 <= 0) return floored();
+  const terms = feedbackTerms(searchDocument(best.entry.candidate.search_text), queryTerms);
+  if (terms.length === 0) return floored();
+  const corpus = poolCorpus(pool, terms);
+  const fed = pool.map(({ entry, raw }) => {
+    const feedback = normalisedBm25(terms, entry.document, corpus, options.bm25);
+    const keyword = Math.min(1, raw.bm25 + options.feedbackWeight * feedback);
+    return { entry, raw: { ...raw, keyword }, feedback };
+  });
+  return scorePool(fed, options, timeWindows);
 }
 
 /**
@@ -505,8 +434,5 @@ export function rankCandidates(
     ...options,
     weights: coveredWeights(options.weights, options.vectorCoverage ?? 1),
   };
-  return rankPool(poolOf(sets), queryTerms, now, covered, timeWindows, linksOf(sets)).slice(
-    0,
-    topK,
-  );
+  return rankPool(poolOf(sets), queryTerms, now, covered, timeWindows).slice(0, topK);
 }

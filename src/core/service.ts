@@ -425,9 +425,6 @@ export class MemoryService implements MemoryApi {
             filter,
             limit: Math.max(this.options.candidateLimit, request.top_k * 2),
             ...(windows.length > 0 ? { window: spanOf(windows) } : {}),
-            neighbours:
-              this.options.ranking.neighbourWeight > 0 &&
-              this.options.ranking.fusion === "weighted",
           }),
         );
       }

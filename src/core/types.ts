@@ -73,8 +73,6 @@ export interface ScoreSignals {
   frequency: number;
   /** Boost for falling in a period the query names ("last week", "上周三"); 0 when it names none. */
   time: number;
-  /** Lift from the episode just before or after it in its session (see ranking). */
-  neighbour: number;
 }
 
 /** Why a memory scored what it did (`explain: true`): the raw signals before weighting. */
@@ -103,8 +101,6 @@ export interface ScoreExplanation {
   vector_coverage: number;
   /** 1-based rank of this memory on each signal among the candidates. */
   ranks: { vector: number; keyword: number; freshness: number; frequency: number };
-  /** The memory next to it in its session that lifted it (`signals.neighbour`), if any. */
-  neighbour_of: string | null;
 }
 
 interface Scored {

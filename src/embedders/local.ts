@@ -140,13 +140,21 @@ interface Transformers {
   pipeline(
     task: "feature-extraction",
     model: string,
-    options?: { dtype?: string },
+    options?: { dtype?: string; session_options?: Record<string, unknown> },
   ): Promise<FeatureExtractor>;
 }
 
 const PACKAGE = "@huggingface/transformers";
 const INSTALL = "ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers@4.3.2";
 const DEFAULT_BATCH_SIZE = 32;
+/**
+ * onnxruntime's worker threads spin after each run, waiting for the next: measured here, 50
+ * query embeddings 20 ms apart kept 1.3 cores busy (2.1 s of CPU in 1.6 s) against 0.6 with
+ * spinning off, for 1.3 ms more per embedding. The database runs beside the model — PGlite in
+ * this very process, PostgreSQL on the same machine — and a spinning thread took its CPU: the raw
+ * vector query ran 4× slower in the benchmark (docs/benchmarks.md).
+ */
+const SESSION_OPTIONS = { extra: { session: { intra_op: { allow_spinning: "0" } } } };
 /** Weight files in preference order and the transformers.js `dtype` that selects each. */
 const ONNX_DTYPES: ReadonlyArray<[file: string, dtype: string]> = [
   ["model.onnx", "fp32"],
@@ -311,7 +319,10 @@ export async function createLocalEmbedder(
         env.allowRemoteModels = false;
         env.allowLocalModels = true;
         env.localModelPath = path.dirname(modelDir);
-        return await pipeline("feature-extraction", path.basename(modelDir), { dtype });
+        return await pipeline("feature-extraction", path.basename(modelDir), {
+          dtype,
+          session_options: SESSION_OPTIONS,
+        });
       } catch (error) {
         throw wrapError(ErrorCode.CONFIG_INVALID, `local embedder: cannot load ${source}`, error);
       }

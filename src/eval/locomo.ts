@@ -211,8 +211,6 @@ export async function runLocomo(
               occurred_at: turn.occurred_at.toISOString(),
               metadata: { dia_id: turn.dia_id, session: turn.session },
               source: conversation.sample_id,
-              // Each LoCoMo session is a session of the conversation, as a user would store it.
-              session_id: `${conversation.sample_id}/session_${turn.session}`,
             })),
           );
           for (const [index, id] of ids.entries()) diaIds.set(id, chunk[index]!.dia_id);

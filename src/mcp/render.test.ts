@@ -3,7 +3,7 @@ import { PRIVATE } from "../core/sharing/types.js";
 import type { RecalledMemory } from "../core/types.js";
 import { DATA_NOTICE, neutralise, renderRecall, renderSummary } from "./render.js";
 
-const signals = { vector: 0.5, keyword: 0.2, freshness: 0.1, frequency: 0, time: 0, neighbour: 0 };
+const signals = { vector: 0.5, keyword: 0.2, freshness: 0.1, frequency: 0, time: 0 };
 const scope = { source: null, subject: null, user_id: null, agent_id: null, session_id: null };
 
 function episodic(summary: string, task_type = "deploy"): RecalledMemory {

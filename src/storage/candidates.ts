@@ -96,27 +96,6 @@ function keywordBranches(table: string, where: string): string {
        AND m.terms @> (SELECT rarest FROM selective) LIMIT $2)`;
 }
 
-/**
- * The episodes just before and after each hit in its session (in the order they happened),
- * when the hit has a session: a question's answer is often the turn after the one that
- * matches the question's words. Each link is `[hit, neighbour]`; the neighbours join the
- * candidates, and ranking lets a strong hit lift its neighbours (core/ranking, "neighbours").
- * Two index probes per hit (episodic_session_order_idx).
- */
-function adjacentEpisodes(table: string, where: string): string {
-  const step = (comparison: "<" | ">", order: "ASC" | "DESC") => `
-    (SELECT m.id FROM ${table} m
-     WHERE m.session_id = s.session_id AND ${where}
-       AND (m.occurred_at, m.recorded_at, m.id) ${comparison} (s.occurred_at, s.recorded_at, s.id)
-     ORDER BY m.occurred_at ${order}, m.recorded_at ${order}, m.id ${order} LIMIT 1)`;
-  return `, adjacent AS MATERIALIZED (
-       SELECT s.id AS hit, n.id
-       FROM ${table} s
-       CROSS JOIN LATERAL (${step("<", "DESC")} UNION ALL ${step(">", "ASC")}) n
-       WHERE s.id IN (SELECT id FROM hits) AND s.session_id IS NOT NULL
-     )`;
-}
-
 interface CandidateRow {
   id: string;
   search_text: string;
@@ -127,7 +106,6 @@ interface CandidateRow {
   documents: number;
   tokens: number;
   df: Record<string, number> | null;
-  links: [string, string][] | null;
 }
 
 export async function findCandidates(
@@ -155,8 +133,6 @@ export async function findCandidates(
             AND m.occurred_at BETWEEN ${bind(query.window.from)} AND ${bind(query.window.to)}
           ORDER BY m.embedding <=> $1::vector LIMIT $2)`
       : "";
-  // Sessions are episodic; a query asking for neighbours gets them.
-  const adjacent = query.layer === "episodic" && query.neighbours === true;
   const rows = await db.query<CandidateRow>(
     `WITH corpus AS MATERIALIZED (
        SELECT COALESCE(max(documents), 0)::float8 AS documents,
@@ -176,19 +152,16 @@ export async function findCandidates(
        ${query.keywords.length > 0 ? keywordBranches(table, where) : ""}
        ${windowBranch}
      )
-     ${adjacent ? adjacentEpisodes(table, where) : ""}
      SELECT m.id, m.search_text, ${EVENT_TIME[query.layer]} AS event_time,
             ${query.layer === "episodic" ? "m.outcome" : "NULL"} AS outcome,
             COALESCE(u.access_count, 0) AS access_count,
             1 - (m.embedding <=> $1::vector) AS vector_similarity,
             s.documents::float8 AS documents, s.tokens::float8 AS tokens,
-            (SELECT json_object_agg(term, df) FROM query_terms) AS df,
-            ${adjacent ? "(SELECT json_agg(json_build_array(hit, id)) FROM adjacent)" : "NULL::json"} AS links
+            (SELECT json_object_agg(term, df) FROM query_terms) AS df
      FROM ${table} m
      LEFT JOIN ${USAGE_TABLE[query.layer]} u ON u.id = m.id
      LEFT JOIN search_stats s ON s.layer = $3
-     WHERE m.id IN (SELECT id FROM hits)
-        ${adjacent ? "OR m.id IN (SELECT id FROM adjacent)" : ""}`,
+     WHERE m.id IN (SELECT id FROM hits)`,
     params,
   );
   const first = rows[0];
@@ -208,6 +181,5 @@ export async function findCandidates(
       vector_similarity: Number(row.vector_similarity),
     }),
   );
-  const links = first?.links ?? [];
-  return links.length > 0 ? { candidates, corpus, links } : { candidates, corpus };
+  return { candidates, corpus };
 }

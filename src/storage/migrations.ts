@@ -328,22 +328,6 @@ const reindexKeywords: Migration = {
   },
 };
 
-/*
- * Episodes in the order they happened within a session: recall looks up the memories just
- * before and after its best hits (storage/candidates, "adjacent"). It also serves the session
- * filter, so the single-column index it replaces goes.
- */
-const sessionOrder: Migration = {
-  version: 8,
-  name: "episodes in session order",
-  sql: () => `
-    CREATE INDEX episodic_session_order_idx
-      ON episodic_memories (session_id, occurred_at, recorded_at, id)
-      WHERE session_id IS NOT NULL;
-    DROP INDEX IF EXISTS episodic_session_idx;
-  `,
-};
-
 export const MIGRATIONS: readonly Migration[] = [
   initial,
   lifecycle,
@@ -352,5 +336,4 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionScope,
   sharedMemory,
   reindexKeywords,
-  sessionOrder,
 ];
