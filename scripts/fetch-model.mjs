@@ -420,7 +420,14 @@ async function downloadWheel(python, wheel, work) {
 function convert(python, model, work, staging) {
   const venv = path.join(work, "venv");
   log(`converting: a private Python environment with ${model.convert.requirements.join(", ")}`);
-  run(python, ["-m", "venv", venv]);
+  try {
+    run(python, ["-m", "venv", venv]);
+  } catch (error) {
+    // Debian and Ubuntu ship venv apart from Python.
+    fail(
+      `${error.message}: a virtual environment could not be made (Debian: apt install python3-venv)`,
+    );
+  }
   const venvPython = path.join(venv, "bin", "python");
   run(venvPython, [
     "-m",
