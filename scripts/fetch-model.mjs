@@ -369,9 +369,33 @@ function findPython() {
   );
 }
 
+/** The environment pip runs in, set once by `trustLikeNode`. */
+let pipEnv = process.env;
+
+/**
+ * pip trusts what Node trusts: behind a TLS-intercepting proxy, whose CA a user gives npm and
+ * Node with NODE_EXTRA_CA_CERTS, pip would refuse PyPI's certificate. Without PIP_CERT of the
+ * user's own, pip gets the system's CA bundle plus those extra CAs (written into `work`).
+ */
+async function trustLikeNode(work) {
+  const extra = process.env.NODE_EXTRA_CA_CERTS;
+  if (!extra || process.env.PIP_CERT) return;
+  const system = ["/etc/ssl/certs/ca-certificates.crt", "/etc/pki/tls/certs/ca-bundle.crt"];
+  const bundles = [];
+  for (const file of [...system, extra]) {
+    const text = await readFile(file, "utf8").catch(() => undefined);
+    if (text) bundles.push(text);
+  }
+  if (bundles.length === 0) return;
+  const combined = path.join(work, "ca-bundle.crt");
+  await writeFile(combined, bundles.join("\n"));
+  pipEnv = { ...process.env, PIP_CERT: combined };
+  log(`pip trusts the CAs of NODE_EXTRA_CA_CERTS (${extra}) too`);
+}
+
 function run(command, args) {
   // pip prints its progress on stdout; send it to stderr so stdout stays the model directory.
-  const result = spawnSync(command, args, { stdio: ["ignore", 2, 2] });
+  const result = spawnSync(command, args, { stdio: ["ignore", 2, 2], env: pipEnv });
   if (result.error) fail(`${command} could not start: ${result.error.message}`);
   if (result.status !== 0) fail(`${command} ${args.join(" ")} exited with ${result.status}`);
 }
@@ -452,6 +476,7 @@ function convert(python, model, work, staging) {
 async function fetchModel(name, model, out) {
   const python = findPython();
   const work = await mkdtemp(path.join(tmpdir(), "hindsight-fetch-model-"));
+  await trustLikeNode(work);
   await mkdir(out, { recursive: true });
   const staging = await mkdtemp(path.join(out, `.${name}.tmp-`));
   try {
