@@ -25,6 +25,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { silentLogger, systemClock } from "../adapters.js";
+import { embeddingWith } from "../core/embed.js";
 import type { Embedder } from "../core/ports.js";
 import { DEFAULT_RANKING } from "../core/ranking.js";
 import { MemoryService } from "../core/service.js";
@@ -93,9 +94,9 @@ async function benchEmbedder(scratch: string): Promise<Embedder> {
   );
   const documents = await cachingEmbedder(inner, join(scratch, "unused.bin"));
   return {
-    ...documents,
-    embed: (texts, purpose = "document") =>
+    ...embeddingWith(inner, (texts, purpose = "document") =>
       purpose === "query" ? inner.embed(texts, purpose) : documents.embed(texts, purpose),
+    ),
     close: () => inner.close?.() ?? Promise.resolve(),
   };
 }

@@ -26,3 +26,18 @@ export async function embedChecked(
   }
   return vectors;
 }
+
+/**
+ * An embedder that is `embedder` in every respect ranking reads — id, dimensions, scripts,
+ * similarity scale — but embeds with `embed` (a cache, a shared instance that must not be
+ * closed). One place, so that a wrapper cannot drop a property ranking depends on.
+ */
+export function embeddingWith(embedder: Embedder, embed: Embedder["embed"]): Embedder {
+  return {
+    id: embedder.id,
+    dimensions: embedder.dimensions,
+    ...(embedder.scripts === undefined ? {} : { scripts: embedder.scripts }),
+    ...(embedder.similarity === undefined ? {} : { similarity: embedder.similarity }),
+    embed,
+  };
+}

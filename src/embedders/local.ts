@@ -26,20 +26,17 @@ export interface LocalEmbedderOptions {
    */
   scripts?: readonly string[] | "all";
   /**
-   * Text put before queries and before documents, for models trained with them (e5:
-   * "query: " / "passage: "). Absent: the `prefixes` of `hindsight-model.json`, else none.
-   */
-  prefixes?: Prefixes;
-  /** The model's cosine scale (`Embedder.similarity`). Absent: the calibration's. */
-  similarity?: SimilarityScale;
-  /**
    * false: ignore the directory's calibration (centroids and similarity scale), for measuring
    * a model as it comes (scripts/calibrate-model.mjs). Default true.
    */
   calibrate?: boolean;
 }
 
-export interface Prefixes {
+/**
+ * Text put before queries and before documents, for models trained with them (e5: "query: " /
+ * "passage: "): the `prefixes` of `hindsight-model.json`.
+ */
+interface Prefixes {
   query: string;
   passage: string;
 }
@@ -110,13 +107,16 @@ function isSimilarityScale(value: unknown): value is SimilarityScale {
 const isStringList = (value: unknown): value is string[] =>
   Array.isArray(value) && value.every((item) => typeof item === "string");
 
-/** See `LocalEmbedderOptions.scripts`; undefined means every script. */
-export async function resolveScripts(
-  options: Pick<LocalEmbedderOptions, "modelDir" | "model" | "scripts">,
-): Promise<readonly string[] | undefined> {
+/**
+ * See `LocalEmbedderOptions.scripts`; undefined means every script. `manifest` is the model
+ * directory's, when there is one.
+ */
+function resolveScripts(
+  options: Pick<LocalEmbedderOptions, "model" | "scripts">,
+  manifest: Manifest | undefined,
+): readonly string[] | undefined {
   if (options.scripts !== undefined) return options.scripts === "all" ? undefined : options.scripts;
-  if (options.modelDir !== undefined) {
-    const manifest = await readManifest(options.modelDir);
+  if (manifest !== undefined) {
     if (manifest.scripts === "all") return undefined;
     if (isStringList(manifest.scripts)) return manifest.scripts;
     if (typeof manifest.model === "string" && KNOWN_MODEL_SCRIPTS[manifest.model]) {
@@ -369,15 +369,14 @@ export async function createLocalEmbedder(
       ? (await run(["dimension probe"]))[0]!.length
       : await readDimensions(modelDir);
 
-  const scripts = await resolveScripts({ ...options, ...(modelDir ? { modelDir } : {}) });
-  const manifest = modelDir === undefined ? {} : await readManifest(modelDir);
-  const prefixes =
-    options.prefixes ?? (isPrefixes(manifest.prefixes) ? manifest.prefixes : undefined);
+  const manifest = modelDir === undefined ? undefined : await readManifest(modelDir);
+  const scripts = resolveScripts(options, manifest);
+  const prefixes = isPrefixes(manifest?.prefixes) ? manifest.prefixes : undefined;
   const calibration =
     modelDir === undefined || options.calibrate === false
       ? undefined
-      : await readCalibration(modelDir, manifest.calibration, dimensions);
-  const similarity = options.similarity ?? calibration?.similarity;
+      : await readCalibration(modelDir, manifest?.calibration, dimensions);
+  const similarity = calibration?.similarity;
   const centre = calibration ? centring(calibration) : undefined;
   const withPrefix = (texts: readonly string[], purpose: EmbedPurpose) => {
     if (!prefixes) return texts;

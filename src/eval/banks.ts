@@ -4,6 +4,7 @@
  * bank, so a model loads once.
  */
 import type { HindsightConfig, HindsightConfigInput } from "../config/schema.js";
+import { embeddingWith } from "../core/embed.js";
 import { ErrorCode, HindsightError, wrapError } from "../core/errors.js";
 import type { Clock, Embedder, Logger } from "../core/ports.js";
 import { recallInputSchema } from "../core/schemas.js";
@@ -45,13 +46,8 @@ export async function openEvalRuntime(
     ? await cachingEmbedder(inner, options.embeddingCache)
     : undefined;
   const source = cached ?? inner;
-  const shared: Embedder = {
-    id: source.id,
-    dimensions: source.dimensions,
-    ...(source.scripts === undefined ? {} : { scripts: source.scripts }),
-    ...(source.similarity === undefined ? {} : { similarity: source.similarity }),
-    embed: (texts, purpose) => source.embed(texts, purpose),
-  };
+  // Shared by every bank, so without close: closing a bank leaves it open.
+  const shared = embeddingWith(source, (texts, purpose) => source.embed(texts, purpose));
   return {
     config,
     embedder: shared,

@@ -9,6 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { appendFile, readFile } from "node:fs/promises";
+import { embeddingWith } from "../core/embed.js";
 import type { Embedder, EmbedPurpose } from "../core/ports.js";
 
 const KEY_BYTES = 32;
@@ -47,31 +48,28 @@ export interface CachingEmbedder extends Embedder {
 export async function cachingEmbedder(inner: Embedder, file: string): Promise<CachingEmbedder> {
   const cache = await load(file, inner.dimensions);
   const added: Buffer[] = [];
-  return {
-    id: inner.id,
-    dimensions: inner.dimensions,
-    ...(inner.scripts === undefined ? {} : { scripts: inner.scripts }),
-    ...(inner.similarity === undefined ? {} : { similarity: inner.similarity }),
-    async embed(texts, purpose = "document") {
-      const keys = texts.map((text) => keyOf(inner.id, purpose, text));
-      const missing = [...new Set(keys.filter((key) => !cache.has(key)))];
-      if (missing.length > 0) {
-        const textOf = new Map(keys.map((key, index) => [key, texts[index]!]));
-        const vectors = await inner.embed(
-          missing.map((key) => textOf.get(key)!),
-          purpose,
+  const embed: Embedder["embed"] = async (texts, purpose = "document") => {
+    const keys = texts.map((text) => keyOf(inner.id, purpose, text));
+    const missing = [...new Set(keys.filter((key) => !cache.has(key)))];
+    if (missing.length > 0) {
+      const textOf = new Map(keys.map((key, index) => [key, texts[index]!]));
+      const vectors = await inner.embed(
+        missing.map((key) => textOf.get(key)!),
+        purpose,
+      );
+      missing.forEach((key, index) => {
+        const vector = vectors[index]!;
+        cache.set(key, vector);
+        added.push(
+          Buffer.from(key, "hex"),
+          Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
         );
-        missing.forEach((key, index) => {
-          const vector = vectors[index]!;
-          cache.set(key, vector);
-          added.push(
-            Buffer.from(key, "hex"),
-            Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength),
-          );
-        });
-      }
-      return keys.map((key) => cache.get(key)!);
-    },
+      });
+    }
+    return keys.map((key) => cache.get(key)!);
+  };
+  return {
+    ...embeddingWith(inner, embed),
     async flush() {
       if (added.length === 0) return;
       await appendFile(file, Buffer.concat(added.splice(0)));
