@@ -64,6 +64,7 @@ export async function openService(
       outcomeWeights: config.recall.outcomeWeights,
       timeWeight: config.recall.timeWeight,
       feedbackWeight: config.recall.feedbackWeight,
+      keywordTrustAt: config.recall.keywordTrustAt,
     },
   });
   try {

@@ -190,6 +190,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
   const fusion = env.HINDSIGHT_RECALL_FUSION;
   const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
+  const keywordTrustAt = number(env, "HINDSIGHT_RECALL_KEYWORD_TRUST_AT");
   const weights = recallWeights(env);
   const lifecycle = lifecycleFromEnv(env);
   const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
@@ -206,7 +207,11 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
     working: workingFromEnv(env),
-    ...(floor === undefined && !fusion && feedbackWeight === undefined && !weights
+    ...(floor === undefined &&
+    !fusion &&
+    feedbackWeight === undefined &&
+    keywordTrustAt === undefined &&
+    !weights
       ? {}
       : {
           recall: {
@@ -214,6 +219,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
             ...(weights ? { weights } : {}),
             ...(fusion ? { fusion: fusion as "weighted" | "rrf" } : {}),
             ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
+            ...(keywordTrustAt === undefined ? {} : { keywordTrustAt }),
           },
         }),
   };

@@ -192,6 +192,7 @@ export const HindsightConfig = z.strictObject({
       fusion: z.enum(["weighted", "rrf"]).default(DEFAULT_RANKING.fusion),
       timeWeight: Weight.default(DEFAULT_RANKING.timeWeight),
       feedbackWeight: Weight.default(DEFAULT_RANKING.feedbackWeight),
+      keywordTrustAt: Weight.default(DEFAULT_RANKING.keywordTrustAt),
       rrfK: z.number().positive().default(DEFAULT_RANKING.rrfK),
       outcomeWeights: z
         .strictObject({
@@ -223,6 +224,7 @@ export const HindsightConfig = z.strictObject({
       fusion: DEFAULT_RANKING.fusion,
       timeWeight: DEFAULT_RANKING.timeWeight,
       feedbackWeight: DEFAULT_RANKING.feedbackWeight,
+      keywordTrustAt: DEFAULT_RANKING.keywordTrustAt,
       rrfK: DEFAULT_RANKING.rrfK,
       outcomeWeights: DEFAULT_RANKING.outcomeWeights,
       weights: DEFAULT_RANKING.weights,

@@ -104,6 +104,11 @@ export const ScoreExplanationOutput = z
       .describe(
         "Share of the query in scripts the embedder knows; the vector weight was scaled by it, the rest moved to keywords.",
       ),
+    keyword_trust: z
+      .number()
+      .describe(
+        "How far the query's keyword matches were trusted, 0..1: below 1 the best match held little of the query's words, and that share of the keyword weight moved to the vector.",
+      ),
     ranks: z.object({
       vector: z.number().int(),
       keyword: z.number().int(),

@@ -7,7 +7,9 @@ import {
   feedbackTerms,
   freshness,
   interleave,
+  keywordTrust,
   rankCandidates as rankSets,
+  trustedWeights,
 } from "./ranking.js";
 
 const now = new Date("2025-06-01T00:00:00Z");
@@ -302,5 +304,50 @@ describe("pseudo-relevance feedback", () => {
   it("takes the best match's own words only, without the query's or question words", () => {
     const document = { own: ["e4012", "kayano", "the", "kayano"], context: ["lunch"] };
     expect(feedbackTerms(document, ["e4012"])).toEqual(["kayano"]);
+  });
+});
+
+describe("keyword trust (a query whose words no memory holds much of)", () => {
+  it("moves the untrusted share of the keyword weight to the covered vector, keeping the total", () => {
+    const weights = DEFAULT_RANKING.weights;
+    expect(keywordTrust(0.6, 0.3)).toBe(1);
+    expect(keywordTrust(0.15, 0.3)).toBeCloseTo(0.5);
+    expect(keywordTrust(0, 0)).toBe(1);
+    expect(trustedWeights(weights, 1, 1)).toEqual(weights);
+    const half = trustedWeights(weights, 1, 0.5);
+    expect(half.vector).toBeCloseTo(0.55);
+    expect(half.keyword).toBeCloseTo(0.15);
+    // An embedder that cannot read the query gets nothing: a chance word is as good as its noise.
+    expect(trustedWeights({ ...weights, vector: 0, keyword: 0.7 }, 0, 0)).toEqual({
+      ...weights,
+      vector: 0,
+      keyword: 0.7,
+    });
+  });
+
+  // "is friday evening free for a call?": the wrong memory shares "call" (one word of four),
+  // the right one ("nights before Saturday are booked") shares no word, only its meaning.
+  const corpus: CorpusStats = {
+    documents: 50,
+    averageLength: 4,
+    documentFrequency: new Map([["call", 5]]),
+  };
+  const pool = [
+    candidate("meaning", 0.38, "nights before saturday are booked"),
+    candidate("chance", 0.3, "call notes archived weekly"),
+  ];
+  const rank = (keywordTrustAt: number) =>
+    rankSets([{ candidates: pool, corpus }], ["friday", "evening", "free", "call"], now, 2, {
+      ...DEFAULT_RANKING,
+      floor: 0,
+      keywordTrustAt,
+    });
+
+  it("lets meaning win over a stray shared word, and says so in explain", () => {
+    expect(rank(0).map((r) => r.id)).toEqual(["chance", "meaning"]);
+    const trusted = rank(DEFAULT_RANKING.keywordTrustAt);
+    expect(trusted.map((r) => r.id)).toEqual(["meaning", "chance"]);
+    expect(trusted[0]!.explanation.keyword_trust).toBeLessThan(1);
+    expect(rank(0)[0]!.explanation.keyword_trust).toBe(1);
   });
 });

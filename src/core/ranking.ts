@@ -16,6 +16,12 @@
  * then reorders results instead of hiding them. It is not scaled by relevance, because the
  * period is itself what the query asks for ("what did I do yesterday").
  *
+ * Keyword trust: when the query's best keyword match holds little of its words (normalised BM25
+ * under `keywordTrustAt`), the words it shares are as likely chance as meaning — a paraphrase
+ * shares a stray "call" or "user" with the wrong memory — so that share of the keyword weight
+ * moves to the vector, as far as the embedder covers the query. A query that matches some
+ * memory well keeps its weights.
+ *
  * Outcome weights multiply the score: by default failures weigh as much as successes — a
  * failure is the lesson an agent most needs to recall — and partial outcomes slightly less.
  * The floor applies to the fused score, after fusion, so a memory found only by keyword can win.
@@ -77,6 +83,14 @@ export interface RankingOptions {
    */
   vectorCoverage?: number;
   /**
+   * The best keyword match (normalised BM25, 0..1) at and above which the keyword weight holds
+   * in full. Below it the keyword weight shrinks in proportion and the rest moves to the vector
+   * weight (as far as the embedder covers the query): when no memory holds much of the query's
+   * words, the words it does share are more likely chance than meaning ("is Friday evening free
+   * for a call?" shares "call" with the wrong memory). 0: the weights never move.
+   */
+  keywordTrustAt: number;
+  /**
    * Per query: false when it asks about something besides a period it names, so that the time
    * signal is scaled by relevance like freshness; absent or true: the period alone matters.
    */
@@ -100,6 +114,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   freshnessHalfLifeDays: 30,
   timeWeight: 0.3,
   feedbackWeight: 0.4,
+  keywordTrustAt: 0.3,
 };
 
 const DAY_MS = 86_400_000;
@@ -118,6 +133,32 @@ export function coveredWeights(weights: RankingWeights, coverage: number): Ranki
     vector: weights.vector * share,
     keyword: weights.keyword + weights.vector * (1 - share),
   };
+}
+
+/**
+ * How far a query's keyword matches are to be trusted, 0..1: its best match against
+ * `trustAt` (see `RankingOptions.keywordTrustAt`).
+ */
+export function keywordTrust(bestMatch: number, trustAt: number): number {
+  if (!(trustAt > 0)) return 1;
+  return Math.min(1, Math.max(0, bestMatch / trustAt));
+}
+
+/**
+ * The weights once keyword trust is applied: the untrusted share of the keyword weight moves
+ * to the vector weight, but only the share of it the embedder covers (`coverage`, as in
+ * `coveredWeights`): a vector the model cannot read is no better than a chance word. The total
+ * is unchanged, so the floor keeps its meaning.
+ */
+export function trustedWeights(
+  weights: RankingWeights,
+  coverage: number,
+  trust: number,
+): RankingWeights {
+  if (trust >= 1) return weights;
+  const share = Math.min(1, Math.max(0, Number.isFinite(coverage) ? coverage : 1));
+  const moved = weights.keyword * (1 - trust) * share;
+  return { ...weights, vector: weights.vector + moved, keyword: weights.keyword - moved };
 }
 
 export function freshness(eventTime: Date, now: Date, halfLifeDays: number): number {
@@ -275,6 +316,7 @@ function scorePool(
   pool: readonly Scored[],
   options: RankingOptions,
   timeWindows: readonly TimeWindow[],
+  trust = 1,
 ): RankedCandidate[] {
   const signalRanks = {
     vector: ranksBy(pool.map(({ raw }) => raw.vector)),
@@ -322,6 +364,7 @@ function scorePool(
         outcome_weight: outcomeWeight,
         time_match: matched,
         vector_coverage: options.vectorCoverage ?? 1,
+        keyword_trust: trust,
         ranks,
       },
     });
@@ -373,22 +416,31 @@ function rankPool(
   entries: readonly PoolEntry[],
   queryTerms: readonly string[],
   now: Date,
-  options: RankingOptions,
+  queryOptions: RankingOptions,
   timeWindows: readonly TimeWindow[],
 ): RankedCandidate[] {
   const pool: Scored[] = entries.map((entry) => ({
     entry,
-    raw: rawSignals(entry.candidate, entry.document, queryTerms, entry.corpus, now, options),
+    raw: rawSignals(entry.candidate, entry.document, queryTerms, entry.corpus, now, queryOptions),
     feedback: 0,
   }));
+  // Trust is judged on the query's own words: feedback words match by construction.
+  const trust = keywordTrust(
+    Math.max(0, ...pool.map(({ raw }) => raw.bm25)),
+    queryOptions.keywordTrustAt,
+  );
+  const options = {
+    ...queryOptions,
+    weights: trustedWeights(queryOptions.weights, queryOptions.vectorCoverage ?? 1, trust),
+  };
   // Under RRF a weak feedback match would earn a full keyword rank: weighted fusion only.
   if (options.fusion !== "weighted" || options.feedbackWeight <= 0 || pool.length < 2) {
-    return scorePool(pool, options, timeWindows);
+    return scorePool(pool, options, timeWindows, trust);
   }
   // The floor applies to the final score: a best match under it before feedback (a Chinese
   // query matching few of its words, say) may clear it after. Weighted scores are the sums the
   // floor compares, so filtering the unfloored ranking is the same as ranking with the floor.
-  const ranked = scorePool(pool, { ...options, floor: 0 }, timeWindows);
+  const ranked = scorePool(pool, { ...options, floor: 0 }, timeWindows, trust);
   const floored = () => ranked.filter((result) => result.score >= options.floor);
   const best = ranked[0] && pool.find(({ entry }) => entry.candidate.id === ranked[0]!.id);
   if (!best || best.raw.bm25 <= 0) return floored();
@@ -400,7 +452,7 @@ function rankPool(
     const keyword = Math.min(1, raw.bm25 + options.feedbackWeight * feedback);
     return { entry, raw: { ...raw, keyword }, feedback };
   });
-  return scorePool(fed, options, timeWindows);
+  return scorePool(fed, options, timeWindows, trust);
 }
 
 /**

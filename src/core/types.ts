@@ -99,6 +99,11 @@ export interface ScoreExplanation {
    * vector weight was scaled by it and the rest given to keywords (see ranking).
    */
   vector_coverage: number;
+  /**
+   * How far the query's keyword matches were trusted (1: fully). Below 1 no memory held much of
+   * the query's words, and that share of the keyword weight moved to the vector (see ranking).
+   */
+  keyword_trust: number;
   /** 1-based rank of this memory on each signal among the candidates. */
   ranks: { vector: number; keyword: number; freshness: number; frequency: number };
 }

@@ -61,7 +61,8 @@ function explain(result: RecalledMemory): string {
     (e.feedback > 0 ? `feedback ${f(e.feedback)}  ` : "") +
     `freshness ${f(e.freshness)}  ` +
     `frequency ${f(e.frequency)}  outcome ×${e.outcome_weight}` +
-    (e.vector_coverage < 1 ? `  embedder covers ${f(e.vector_coverage)} of the query` : "")
+    (e.vector_coverage < 1 ? `  embedder covers ${f(e.vector_coverage)} of the query` : "") +
+    (e.keyword_trust < 1 ? `  keywords trusted ${f(e.keyword_trust)}` : "")
   );
 }
 
