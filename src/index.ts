@@ -2,7 +2,6 @@
  * hindsight as a library: `createHindsight(config)` opens the store and the embedder, applies
  * migrations and returns the memory service.
  */
-import { mkdir } from "node:fs/promises";
 import { silentLogger } from "./adapters.js";
 import type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
 import type { MemoryApi } from "./core/memory-api.js";
@@ -11,6 +10,7 @@ import { openSharedEmbeddedMemory } from "./embedded/shared-memory.js";
 import { openService } from "./open-service.js";
 import { parseConfig } from "./parse-config.js";
 import { IN_MEMORY } from "./storage/pglite.js";
+import { ensurePrivateDirectory } from "./storage/private-dir.js";
 import { tenantConfig } from "./tenants/tenant.js";
 
 export interface HindsightDeps {
@@ -47,7 +47,7 @@ export async function createHindsight(
   if (config.databaseUrl || config.dataDir === IN_MEMORY) {
     memory = await openService(config, serviceDeps);
   } else {
-    await mkdir(config.dataDir, { recursive: true });
+    await ensurePrivateDirectory(config.dataDir, { field: "HINDSIGHT_DATA_DIR" });
     memory = await openSharedEmbeddedMemory({
       dataDir: config.dataDir,
       lockTimeoutMs: config.lockTimeoutMs,

@@ -4,7 +4,6 @@
  * which refuses a store built for another embedder, and owns an embedded directory alone:
  * nothing is forwarded to another process, since that process could not open it either.
  */
-import { mkdir } from "node:fs/promises";
 import { z } from "zod";
 import { silentLogger } from "./adapters.js";
 import type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
@@ -16,6 +15,7 @@ import { parseConfig } from "./parse-config.js";
 import { acquireDirLock } from "./storage/dir-lock.js";
 import { openDriver } from "./storage/open-store.js";
 import { IN_MEMORY } from "./storage/pglite.js";
+import { ensurePrivateDirectory } from "./storage/private-dir.js";
 import { type ReembedProgress, type ReembedResult, reembedStore } from "./storage/reembed.js";
 import { tenantConfig } from "./tenants/tenant.js";
 
@@ -80,7 +80,7 @@ export async function reembed(
 /** Runs `fn` holding an embedded data directory's lock, without serving anyone on it. */
 async function owningDirectory<T>(config: HindsightConfig, fn: () => Promise<T>): Promise<T> {
   if (config.databaseUrl || config.dataDir === IN_MEMORY) return fn();
-  await mkdir(config.dataDir, { recursive: true });
+  await ensurePrivateDirectory(config.dataDir, { field: "HINDSIGHT_DATA_DIR" });
   let lock: Awaited<ReturnType<typeof acquireDirLock>>;
   try {
     lock = await acquireDirLock(config.dataDir, { timeoutMs: config.lockTimeoutMs });

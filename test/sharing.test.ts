@@ -14,6 +14,7 @@ import type { MemoryService } from "../src/core/service.js";
 import type { SemanticMemory } from "../src/core/types.js";
 import { createHttpApp } from "../src/http/app.js";
 import { listen } from "../src/http/server.js";
+import { createHindsight } from "../src/index.js";
 import { parseApiKeys } from "../src/tenants/api-keys.js";
 import { startHttpServer } from "./interop/support.js";
 import { BACKENDS } from "./support/backends.js";
@@ -779,6 +780,73 @@ describe("shared memory through MCP and the CLI", () => {
       expect(impersonated._meta?.["hindsight/error"]).toMatchObject({ code: "PERMISSION_DENIED" });
     } finally {
       await client.close();
+      await server.close();
+      await memory.close();
+    }
+  });
+  it("keeps working-memory sessions to their agent over real HTTP", async () => {
+    const memory = await createHindsight({ dataDir: "memory://", embedder: { kind: "hash" } });
+    const apiKeys = parseApiKeys(
+      "op-key:default, planner-key:default/planner, executor-key:default/executor",
+      "test",
+    );
+    const server = await listen(createHttpApp(memory, { apiKeys }), { host: "127.0.0.1", port: 0 });
+    const call = async (key: string, method: string, path: string, body?: unknown) => {
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
+      const reply: any = await response.json();
+      return { status: response.status, body: reply };
+    };
+    try {
+      // Working-memory sessions belong to their agent: another agent's key cannot read,
+      // append to, compress or end them, nor tell them from sessions that do not exist.
+      expect(
+        (
+          await call("planner-key", "POST", "/v1/working/run-7/items", {
+            role: "user",
+            content: "planner's plan: freeze on Friday",
+          })
+        ).status,
+      ).toBe(201);
+      for (const [method, path, body] of [
+        ["GET", "/v1/working/run-7", undefined],
+        ["POST", "/v1/working/run-7/compress", undefined],
+        ["POST", "/v1/working/run-7/end", { task_type: "x", outcome: "success" }],
+      ] as const) {
+        expect((await call("executor-key", method, path, body)).body).toMatchObject({
+          code: "NOT_FOUND",
+        });
+      }
+      expect(
+        (await call("executor-key", "GET", "/v1/working/run-7?agent_id=planner")).body,
+      ).toMatchObject({ code: "PERMISSION_DENIED", field: "agent_id" });
+      const executorOwn = await call("executor-key", "POST", "/v1/working/run-7/items", {
+        role: "user",
+        content: "executor's own note",
+      });
+      expect(executorOwn.body.seq).toBe(1);
+      const plannerSession = await call("planner-key", "GET", "/v1/working/run-7");
+      expect(plannerSession.body.items.map((item: { content: string }) => item.content)).toEqual([
+        "planner's plan: freeze on Friday",
+      ]);
+      // memory_summarize's session_id is the key's agent's session too: the executor's one
+      // item is folded into its summary, the planner's session (below) keeps its item.
+      const compressed = await call("executor-key", "POST", "/v1/summarize", {
+        session_id: "run-7",
+      });
+      expect(compressed.body.session).toMatchObject({
+        items: [],
+        summary: { items_summarized: 1 },
+      });
+      // The operator addresses an agent's session by naming the agent.
+      expect(
+        (await call("op-key", "GET", "/v1/working/run-7?agent_id=planner")).body.items,
+      ).toHaveLength(1);
+    } finally {
       await server.close();
       await memory.close();
     }

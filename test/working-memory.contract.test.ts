@@ -330,6 +330,59 @@ describe.each(BACKENDS)("working memory on $name", (backend) => {
       expect(error.code).toBe("INVALID_INPUT");
     });
 
+    it("keeps each agent's sessions its own, even under the same id", async () => {
+      const session = "shared-name";
+      const as = (agent_id?: string) => (agent_id === undefined ? {} : { agent_id });
+      const append = (content: string, agent?: string) =>
+        memory.workingAppend({ session_id: session, role: "user", content, ...as(agent) });
+      await append("planner: the release checklist", "planner");
+      // Another agent neither reads nor ends the planner's session, nor learns that it exists.
+      for (const call of [
+        memory.workingGet({ session_id: session, agent_id: "intruder" }),
+        memory.workingCompress({ session_id: session, agent_id: "intruder" }),
+        memory.summarize({ session_id: session, agent_id: "intruder" }),
+        memory.workingEnd({
+          session_id: session,
+          task_type: "x",
+          outcome: "success",
+          agent_id: "intruder",
+        }),
+      ]) {
+        expect((await errorOf(call)).code).toBe("NOT_FOUND");
+      }
+      // Its append under the same id starts a session of its own.
+      expect((await append("intruder: a note", "intruder")).seq).toBe(1);
+      await append("operator: no agent");
+      const contents = async (agent?: string) =>
+        (await memory.workingGet({ session_id: session, ...as(agent) })).items.map(
+          (item) => item.content,
+        );
+      expect(await contents("planner")).toEqual(["planner: the release checklist"]);
+      expect(await contents("intruder")).toEqual(["intruder: a note"]);
+      expect(await contents()).toEqual(["operator: no agent"]);
+      const planner = await memory.workingGet({ session_id: session, agent_id: "planner" });
+      expect(planner.session).toBe(session);
+      expect(planner.context).toContain(session);
+      expect(planner.context).not.toContain("agent:");
+      const ended = await memory.workingEnd({
+        session_id: session,
+        task_type: "release",
+        outcome: "success",
+        agent_id: "planner",
+      });
+      expect(await contents("intruder")).toEqual(["intruder: a note"]);
+      const { results } = await memory.recall({
+        query_text: "release checklist",
+        agent_id: "planner",
+        session_id: session,
+        min_score: 0,
+      });
+      expect(results.find((result) => result.id === ended.episodic_id)).toMatchObject({
+        agent_id: "planner",
+        session_id: session,
+      });
+    });
+
     it("ends a session as a recallable episodic memory and clears it", async () => {
       const session = "ending";
       await memory.workingAppend({

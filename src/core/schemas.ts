@@ -282,7 +282,7 @@ export const SummarizeInput = z
       "With query_text: only memories of this user.",
     ),
     agent_id: optionalText(LIMITS.scopeChars).describe(
-      "With query_text: only this agent's memories and its groups' shared knowledge.",
+      "With query_text: only this agent's memories and its groups' shared knowledge; with session_id: the agent whose session it is.",
     ),
     session_id: SessionId.optional().describe(
       "Compress this working-memory session now: everything but its goal, latest instruction and open tool calls folds into its four-part summary.",
@@ -301,10 +301,17 @@ export const SummarizeInput = z
         .length === 1,
     { message: "give exactly one of memory_ids, query_text or session_id", path: ["memory_ids"] },
   )
-  .refine((value) => value.query_text !== undefined || value.agent_id === undefined, {
-    message: "scopes only a summary of recalled memories: give it with query_text",
-    path: ["agent_id"],
-  })
+  .refine(
+    (value) =>
+      value.query_text !== undefined ||
+      value.session_id !== undefined ||
+      value.agent_id === undefined,
+    {
+      message:
+        "scopes a summary of recalled memories or a session: give it with query_text or session_id",
+      path: ["agent_id"],
+    },
+  )
   .refine((value) => value.query_text !== undefined || value.user_id === undefined, {
     message: "scopes only a summary of recalled memories: give it with query_text",
     path: ["user_id"],

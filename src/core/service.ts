@@ -522,7 +522,10 @@ export class MemoryService implements MemoryApi {
   async summarize(input: unknown): Promise<SummaryResult> {
     const request = validate(SummarizeInput, input);
     if (request.session_id) {
-      const session = await this.workingMemory().compress({ session_id: request.session_id });
+      const session = await this.workingMemory().compress({
+        session_id: request.session_id,
+        ...(request.agent_id === undefined ? {} : { agent_id: request.agent_id }),
+      });
       const summary = session.summary ? renderSummary(session.summary) : "";
       return {
         summary,

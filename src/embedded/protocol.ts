@@ -3,6 +3,7 @@
  * newline-delimited JSON over a local socket. The owner greets every connection, then answers
  * requests by id, in any order.
  */
+import { StringDecoder } from "node:string_decoder";
 import { ErrorCode, HindsightError, isHindsightError } from "../core/errors.js";
 import type { MemoryOperation } from "../core/memory-api.js";
 
@@ -75,11 +76,17 @@ export function fromWireError(error: WireError): HindsightError {
   });
 }
 
-/** Splits a byte stream into lines, handing each complete one on. */
+/**
+ * Splits a byte stream into lines, handing each complete one on. A socket delivers bytes in
+ * chunks of any size, so a multi-byte UTF-8 character may be split between two of them: the
+ * decoder keeps a character's leading bytes until the rest arrives (decoding each chunk on its
+ * own turned both halves into U+FFFD, in acknowledged writes and in answers).
+ */
 export function lineReader(onLine: (line: string) => void): (chunk: Buffer) => void {
+  const decoder = new StringDecoder("utf8");
   let buffer = "";
   return (chunk) => {
-    buffer += chunk.toString("utf8");
+    buffer += decoder.write(chunk);
     for (let newline = buffer.indexOf("\n"); newline >= 0; newline = buffer.indexOf("\n")) {
       const line = buffer.slice(0, newline);
       buffer = buffer.slice(newline + 1);

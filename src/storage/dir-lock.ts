@@ -4,7 +4,9 @@
  * PGlite has no lock between processes: two processes on one directory both open it and one
  * silently loses its writes. The owner listens on a local socket named after the directory;
  * on Linux it is an abstract socket, which the kernel releases when the process dies, so a
- * crashed owner never leaves a stale lock. Elsewhere it is a socket file beside the data,
+ * crashed owner never leaves a stale lock. Its name is derived from a secret kept in a private
+ * file of the directory, so a user who cannot read the data cannot take the name first and
+ * block the store (abstract sockets have no file permissions). Elsewhere it is a socket file beside the data,
  * removed when nobody answers on it. A later process waits a bounded time, then fails with
  * DATA_DIR_IN_USE naming the owner's process id.
  */
@@ -14,6 +16,7 @@ import { createConnection, createServer, type Server } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ErrorCode, HindsightError } from "../core/errors.js";
+import { directorySecret } from "./private-dir.js";
 
 export interface DirLock {
   /** The socket address, for connecting to the owner. */
@@ -34,7 +37,11 @@ interface Hello {
 export async function lockAddress(dir: string): Promise<string> {
   const canonical = await realpath(dir);
   if (process.platform === "linux") {
-    const digest = createHash("sha256").update(canonical).digest("hex").slice(0, 32);
+    const secret = await directorySecret(canonical, ".hindsight-lock-key");
+    const digest = createHash("sha256")
+      .update(`${canonical}\0${secret}`)
+      .digest("hex")
+      .slice(0, 32);
     return `\0hindsight-${digest}`;
   }
   return join(canonical, ".hindsight.lock");

@@ -1,11 +1,11 @@
 /**
  * Embedded PostgreSQL (PGlite, WebAssembly) with pgvector: the zero-setup default.
  */
-import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Logger } from "../core/ports.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
 import { inProcessExclusive } from "./job-lock.js";
+import { ensurePrivateDirectory, isShared, makeTreePrivate } from "./private-dir.js";
 import { SEARCH_SETTINGS } from "./search-settings.js";
 
 export interface PGliteOptions {
@@ -39,22 +39,33 @@ function executor(db: PGliteTx): SqlExecutor {
 
 export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
   const inMemory = options.dataDir === IN_MEMORY;
-  if (!inMemory) await mkdir(options.dataDir, { recursive: true });
+  if (!inMemory) await ensurePrivateDirectory(options.dataDir, { field: "HINDSIGHT_DATA_DIR" });
   // Loaded on demand so the PostgreSQL path never loads WebAssembly.
   const [{ PGlite }, { vector }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
   ]);
+  const pgliteDir = join(options.dataDir, "pglite");
+  // A store made before its files were private, once; a new one is swept at its first close.
+  const madeShared = !inMemory && (await isShared(pgliteDir));
   const db = (await PGlite.create({
-    ...(inMemory ? {} : { dataDir: join(options.dataDir, "pglite") }),
+    ...(inMemory ? {} : { dataDir: pgliteDir }),
     extensions: { vector },
   })) as unknown as PGliteLike;
   await db.exec(SEARCH_SETTINGS);
+  // PGlite writes its files 0666 whatever the umask. The data directory is 0700, which keeps
+  // other users out; the files are made 0600 too, at close (~20 ms for a new store's ~1,000
+  // files, off every answer's path) and at open for a store made before.
+  const makePrivate = () => (inMemory ? Promise.resolve() : makeTreePrivate(options.dataDir));
+  if (madeShared) await makePrivate();
   return {
     description: inMemory ? "pglite:memory" : `pglite:${options.dataDir}`,
     ...executor(db),
     transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
     exclusive: inProcessExclusive(),
-    close: () => db.close(),
+    close: async () => {
+      await db.close();
+      await makePrivate();
+    },
   };
 }

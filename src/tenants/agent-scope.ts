@@ -67,7 +67,10 @@ export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
     storeSemantic: (input) => memory.storeSemantic(asAgent(input, agent), { agent }),
     recall: (input) => memory.recall(asAgent(input, agent)),
     summarize: async (input) => {
-      if (field(input, "query_text") !== undefined) return memory.summarize(asAgent(input, agent));
+      // A recall's scope, or whose working-memory session: the key's agent either way.
+      if (field(input, "query_text") !== undefined || field(input, "session_id") !== undefined) {
+        return memory.summarize(asAgent(input, agent));
+      }
       await checked("memory_ids", field(input, "memory_ids"), "visible");
       return memory.summarize(input);
     },
@@ -75,11 +78,11 @@ export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
     feedback: byId("own", (input) => memory.feedback(input)),
     restore: byId("own", (input) => memory.restore(input)),
     history: byId("visible", (input) => memory.history(input)),
-    // Sessions are addressed by their id alone; working memory is not scoped by agent.
+    // Sessions belong to their agent: the key's agent addresses its own sessions only.
     workingEnd: (input) => memory.workingEnd(asAgent(input, agent)),
-    workingAppend: (input) => memory.workingAppend(input),
-    workingGet: (input) => memory.workingGet(input),
-    workingCompress: (input) => memory.workingCompress(input),
+    workingAppend: (input) => memory.workingAppend(asAgent(input, agent)),
+    workingGet: (input) => memory.workingGet(asAgent(input, agent)),
+    workingCompress: (input) => memory.workingCompress(asAgent(input, agent)),
     groups: (input) => memory.groups(input),
     stats: () => memory.stats(),
     ping: () => memory.ping(),

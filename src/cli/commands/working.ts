@@ -50,6 +50,7 @@ export function registerWorking(program: Command): void {
     .option("--content <text>", "the item's text")
     .option("--id <uuid>", "item id: appending the same id again adds nothing")
     .option("--budget <n>", "set the session's token budget (default 4000)")
+    .option("--agent <id>", "the agent whose session it is (each agent's sessions are its own)")
     .option("--json", "print the result as JSON")
     .action(async (options: WorkingOptions, command: Command) => {
       await withHindsight(command, options, FLAGS, async (memory) => {
@@ -61,6 +62,7 @@ export function registerWorking(program: Command): void {
             content: options.content,
             id: options.id,
             budget: numeric(options.budget),
+            agent_id: options.agent,
           }),
         );
         printResult(
@@ -77,11 +79,16 @@ export function registerWorking(program: Command): void {
     .description("print the session's context within its budget, ready to paste into a prompt")
     .option("--session <id>", "session id")
     .option("--budget <n>", "set the session's token budget first")
+    .option("--agent <id>", "the agent whose session it is")
     .option("--json", "print the result as JSON")
     .action(async (options: WorkingOptions, command: Command) => {
       await withHindsight(command, options, FLAGS, async (memory) => {
         const result = await memory.workingGet(
-          defined({ session_id: options.session, budget: numeric(options.budget) }),
+          defined({
+            session_id: options.session,
+            budget: numeric(options.budget),
+            agent_id: options.agent,
+          }),
         );
         printResult(result, options, () => contextText(result));
       });
@@ -93,10 +100,13 @@ export function registerWorking(program: Command): void {
       "fold everything but the goal, latest instruction and open tool calls into the summary",
     )
     .option("--session <id>", "session id")
+    .option("--agent <id>", "the agent whose session it is")
     .option("--json", "print the result as JSON")
     .action(async (options: WorkingOptions, command: Command) => {
       await withHindsight(command, options, FLAGS, async (memory) => {
-        const result = await memory.workingCompress(defined({ session_id: options.session }));
+        const result = await memory.workingCompress(
+          defined({ session_id: options.session, agent_id: options.agent }),
+        );
         printResult(result, options, () => contextText(result));
       });
     });
@@ -109,7 +119,7 @@ export function registerWorking(program: Command): void {
     .option("--outcome <outcome>", "success | failure | partial")
     .option("--tags <a,b>", "comma-separated tags for the episodic memory")
     .option("--user <id>", "user id scope")
-    .option("--agent <id>", "agent id scope")
+    .option("--agent <id>", "the agent whose session it is; the episode's agent id")
     .option("--json", "print the result as JSON")
     .action(async (options: WorkingOptions, command: Command) => {
       await withHindsight(command, options, FLAGS, async (memory) => {

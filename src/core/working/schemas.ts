@@ -24,6 +24,11 @@ export const SessionId = z
   .regex(/^[\w.:@-]+$/u, "may hold only letters, digits and . _ : @ -")
   .describe("The working-memory session, e.g. a conversation or task run id.");
 
+/** Sessions belong to their agent: two agents' sessions of the same id are two sessions. */
+const AgentId = text(256).describe(
+  "The agent whose session it is: each agent's sessions are its own, even under the same id (an agent-bound API key sets it).",
+);
+
 export const Budget = z
   .number()
   .int()
@@ -53,12 +58,14 @@ export const WorkingAppendInput = z.strictObject({
     "The item's text: the message, the tool call with its arguments, the result…",
   ),
   budget: Budget.optional(),
+  agent_id: AgentId.optional(),
 });
 export type WorkingAppendInput = z.input<typeof WorkingAppendInput>;
 
 export const WorkingGetInput = z.strictObject({
   session_id: SessionId,
   budget: Budget.optional(),
+  agent_id: AgentId.optional(),
 });
 export type WorkingGetInput = z.input<typeof WorkingGetInput>;
 
@@ -73,7 +80,9 @@ export const WorkingEndInput = z.strictObject({
   outcome: z.enum(OUTCOMES).describe("How the task ended: success, failure or partial."),
   tags: z.array(text(64)).max(32).optional(),
   user_id: text(256).optional(),
-  agent_id: text(256).optional(),
+  agent_id: AgentId.optional().describe(
+    "The agent whose session it is; also the ended episode's agent_id.",
+  ),
 });
 export type WorkingEndInput = z.input<typeof WorkingEndInput>;
 

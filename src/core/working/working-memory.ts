@@ -69,9 +69,10 @@ export class WorkingMemory {
   /** Adds an item; compresses the session when the item takes it over its budget. */
   async append(input: unknown): Promise<WorkingAppendResult> {
     const request = validate(WorkingAppendInput, input);
+    const ref = sessionRef(request);
     const { store, clock, ttlSeconds } = this.options;
     if (request.kind === "goal" || request.kind === "instruction" || request.budget) {
-      const before = await store.load(request.session_id, clock.now());
+      const before = await store.load(ref.key, clock.now());
       const budget = request.budget ?? before?.budget ?? this.options.budgetTokens;
       const verbatim = protectedItems(before?.items ?? []);
       if (request.kind === "goal" || request.kind === "instruction") {
@@ -87,7 +88,7 @@ export class WorkingMemory {
     }
     const now = clock.now();
     const seq = await store.append(
-      request.session_id,
+      ref.key,
       {
         id: request.id ?? randomUUID(),
         kind: request.kind,
@@ -97,7 +98,7 @@ export class WorkingMemory {
       },
       { ttlSeconds, now, ...(request.budget ? { budget: request.budget } : {}) },
     );
-    const { session, compressed } = await this.fit(request.session_id, false);
+    const { session, compressed } = await this.fit(ref, false);
     const budget = this.budgetOf(session);
     return {
       session: request.session_id,
@@ -111,24 +112,27 @@ export class WorkingMemory {
   /** The session assembled within its budget (a new budget given here becomes the session's). */
   async get(input: unknown): Promise<WorkingContext> {
     const request = validate(WorkingGetInput, input);
-    await this.applyBudget(request.session_id, request.budget);
-    const { session } = await this.fit(request.session_id, false);
-    return this.contextOf(session);
+    const ref = sessionRef(request);
+    await this.applyBudget(ref, request.budget);
+    const { session } = await this.fit(ref, false);
+    return this.contextOf(ref, session);
   }
 
   /** Folds every item that need not stay verbatim into the summary now, whatever the budget. */
   async compress(input: unknown): Promise<WorkingContext> {
     const request = validate(WorkingCompressInput, input);
-    await this.applyBudget(request.session_id, request.budget);
-    const { session } = await this.fit(request.session_id, true);
-    return this.contextOf(session);
+    const ref = sessionRef(request);
+    await this.applyBudget(ref, request.budget);
+    const { session } = await this.fit(ref, true);
+    return this.contextOf(ref, session);
   }
 
   /** Promotes the session to an episodic memory, then clears it. */
   async end(input: unknown): Promise<WorkingEndResult> {
     const request = validate(WorkingEndInput, input);
     const { store, clock } = this.options;
-    const session = await this.loadExisting(request.session_id);
+    const ref = sessionRef(request);
+    const session = await this.loadExisting(ref);
     const { summary, method } = await episodeSummary(
       this.options,
       session,
@@ -141,19 +145,19 @@ export class WorkingMemory {
       task_type: request.task_type,
       summary,
       outcome: request.outcome,
-      source: `working:${session.session_id}`,
+      source: `working:${ref.id}`,
       metadata: sessionMetadata(session),
       occurred_at: clock.now().toISOString(),
       ...(request.tags ? { tags: request.tags } : {}),
       ...(request.user_id ? { user_id: request.user_id } : {}),
       ...(request.agent_id ? { agent_id: request.agent_id } : {}),
       // The episode remembers the session it was, so recall can be scoped to it.
-      session_id: session.session_id,
+      session_id: ref.id,
     });
     // Only after the memory is stored: a failure above leaves the session as it was.
-    await store.discard(session.session_id, session);
+    await store.discard(ref.key, session);
     this.options.logger.info("working-memory session ended", {
-      session: session.session_id,
+      session: ref.id,
       episodic_id: episodic.id,
     });
     return { episodic_id: episodic.id, summary, method };
@@ -170,23 +174,24 @@ export class WorkingMemory {
     }
   }
 
-  private async applyBudget(sessionId: string, budget: number | undefined): Promise<void> {
+  private async applyBudget(ref: SessionRef, budget: number | undefined): Promise<void> {
     if (budget === undefined) return;
     const { store, clock, ttlSeconds } = this.options;
-    const session = await this.loadExisting(sessionId);
+    const session = await this.loadExisting(ref);
     const { goal, instruction } = protectedItems(session.items);
     for (const item of [goal, instruction]) {
       if (item) this.checkVerbatim(item.content, budget, "budget", item.kind);
     }
-    if (!(await store.setBudget(sessionId, budget, ttlSeconds, clock.now()))) {
-      throw noSession(sessionId);
+    if (!(await store.setBudget(ref.key, budget, ttlSeconds, clock.now()))) {
+      throw noSession(ref.id);
     }
   }
 
-  private async loadExisting(sessionId: string): Promise<WorkingSession> {
-    const session = await this.options.store.load(sessionId, this.options.clock.now());
-    if (!session) throw noSession(sessionId);
-    return session;
+  private async loadExisting(ref: SessionRef): Promise<WorkingSession> {
+    const session = await this.options.store.load(ref.key, this.options.clock.now());
+    if (!session) throw noSession(ref.id);
+    // The caller's name for it, in its context and in the episode it becomes.
+    return { ...session, session_id: ref.id };
   }
 
   private budgetOf(session: WorkingSession): number {
@@ -198,7 +203,7 @@ export class WorkingMemory {
    * summarised). A compression that loses the race to a concurrent one is recomputed.
    */
   private async fit(
-    sessionId: string,
+    ref: SessionRef,
     force: boolean,
   ): Promise<{ session: WorkingSession; compressed: boolean }> {
     const { store, clock, tokens, ttlSeconds } = this.options;
@@ -207,19 +212,19 @@ export class WorkingMemory {
     // Counts compressions tried here; waiting for another one's does not count.
     let attempt = 0;
     for (;;) {
-      const session = await this.loadExisting(sessionId);
+      const session = await this.loadExisting(ref);
       const budget = this.budgetOf(session);
       const over = measure(session, tokens).tokens > budget;
       if ((!over && !forced) || attempt >= MAX_COMPRESSIONS) {
         if (over) {
           this.options.logger.warn("working-memory session is still over budget", {
-            session: sessionId,
+            session: ref.id,
             budget,
           });
         }
         return { session, compressed };
       }
-      const running = this.compressing.get(sessionId);
+      const running = this.compressing.get(ref.key);
       if (running && !forced) {
         await running.catch(() => undefined);
         continue;
@@ -240,7 +245,7 @@ export class WorkingMemory {
           plan.keep,
           clock.now(),
         );
-        const committed = await store.compact(sessionId, {
+        const committed = await store.compact(ref.key, {
           revision: session.revision,
           seqs: plan.compress.map((item) => item.seq),
           summary,
@@ -249,12 +254,12 @@ export class WorkingMemory {
         });
         return { summary, committed };
       })();
-      this.compressing.set(sessionId, compression);
+      this.compressing.set(ref.key, compression);
       let outcome: Awaited<typeof compression>;
       try {
         outcome = await compression;
       } finally {
-        if (this.compressing.get(sessionId) === compression) this.compressing.delete(sessionId);
+        if (this.compressing.get(ref.key) === compression) this.compressing.delete(ref.key);
       }
       attempt++;
       const { summary, committed } = outcome;
@@ -262,7 +267,7 @@ export class WorkingMemory {
         compressed = true;
         forced = false;
         this.options.logger.debug("working-memory session compressed", {
-          session: sessionId,
+          session: ref.id,
           items: plan.compress.length,
           method: summary.method,
         });
@@ -270,10 +275,10 @@ export class WorkingMemory {
     }
   }
 
-  private contextOf(session: WorkingSession): WorkingContext {
+  private contextOf(ref: SessionRef, session: WorkingSession): WorkingContext {
     const { context, tokens } = measure(session, this.options.tokens);
     return {
-      session: session.session_id,
+      session: ref.id,
       tokens,
       budget: this.budgetOf(session),
       summary: session.summary,
@@ -281,6 +286,23 @@ export class WorkingMemory {
       context,
     };
   }
+}
+
+/**
+ * A session as the caller names it (`id`) and as the store keeps it (`key`). Sessions belong to
+ * their agent: the same id used by two agents is two sessions, so an agent can neither read,
+ * append to, compress nor end another's, nor learn that it exists. Ids without an agent (no
+ * agent_id: the operator, or a deployment without agents) keep their own names; a session id
+ * cannot hold "/", so no plain id equals an agent's key.
+ */
+interface SessionRef {
+  id: string;
+  key: string;
+}
+
+function sessionRef(request: { session_id: string; agent_id?: string | undefined }): SessionRef {
+  const { session_id: id, agent_id: agent } = request;
+  return { id, key: agent === undefined ? id : `agent:${agent}/${id}` };
 }
 
 function noSession(sessionId: string): HindsightError {

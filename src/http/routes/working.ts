@@ -17,6 +17,12 @@ import { json, type RouteSpec } from "../route.js";
 const path = { session: SessionId };
 const common = { tags: ["working memory"], auth: true, hostCheck: true };
 
+/** `?agent_id=`: whose session (an agent-bound key sets it whatever is given). */
+function agentQuery(c: Context): { agent_id?: string } {
+  const agent = c.req.query("agent_id");
+  return agent === undefined ? {} : { agent_id: agent };
+}
+
 /** The body's fields with the session from the path; errors name the schema's session_id. */
 async function withSession(c: Context): Promise<Record<string, unknown>> {
   return { ...(await readJsonObject(c)), session_id: c.req.param("session") };
@@ -48,13 +54,17 @@ export const workingGetRoute: RouteSpec = {
   path: "/v1/working/{session}",
   operationId: "workingGet",
   summary: "The session's context within its token budget, ready to paste into a prompt",
-  request: { path, query: { budget: WorkingGetInput.shape.budget } },
+  request: {
+    path,
+    query: { budget: WorkingGetInput.shape.budget, agent_id: WorkingGetInput.shape.agent_id },
+  },
   responses: { 200: { description: "The session.", content: json(WorkingContextOutput) } },
   errors: [400, 404, 503],
   handle: async (c, { memory }) => {
     const result = await memory.workingGet({
       session_id: c.req.param("session"),
       ...numberQuery(c, "budget"),
+      ...agentQuery(c),
     });
     return c.json(toJson(result), 200);
   },
@@ -66,13 +76,16 @@ export const workingCompressRoute: RouteSpec = {
   path: "/v1/working/{session}/compress",
   operationId: "workingCompress",
   summary: "Compress the session now into its four-part summary",
-  request: { path },
+  request: { path, query: { agent_id: WorkingGetInput.shape.agent_id } },
   responses: {
     200: { description: "The compressed session.", content: json(WorkingContextOutput) },
   },
   errors: [400, 404, 503],
   handle: async (c, { memory }) => {
-    const result = await memory.workingCompress({ session_id: c.req.param("session") });
+    const result = await memory.workingCompress({
+      session_id: c.req.param("session"),
+      ...agentQuery(c),
+    });
     return c.json(toJson(result), 200);
   },
 };
