@@ -760,6 +760,22 @@ describe("shared memory through MCP and the CLI", () => {
         agent_id: "planner",
       });
 
+      // Counts and groups: an agent sees its own, the operator everything.
+      const plannerStats = await call("planner-key", "GET", "/v1/stats");
+      const operatorStats = await call("op-key", "GET", "/v1/stats");
+      expect(plannerStats.body.semantic.total).toBe(1);
+      expect(operatorStats.body.semantic.total).toBeGreaterThanOrEqual(3);
+      expect((await call("op-key", "GET", "/v1/stats?agent_id=planner")).body.semantic.total).toBe(
+        1,
+      );
+      expect((await call("planner-key", "GET", "/v1/stats?agent_id=executor")).status).toBe(403);
+      expect((await call("stranger-key", "GET", "/v1/groups")).body.groups).toEqual([]);
+      expect(
+        (await call("planner-key", "GET", "/v1/groups")).body.groups.map(
+          (group: { group: string }) => group.group,
+        ),
+      ).toEqual(["ops"]);
+
       await client.connect(
         new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
           requestInit: { headers: { authorization: "Bearer executor-key" } },

@@ -37,7 +37,8 @@ export interface MemoryApi {
   /** The audit log of destructive operations (forget, delete, merge, supersede, restore). */
   audit(input: unknown): Promise<{ entries: AuditEntry[] }>;
   summarize(input: unknown): Promise<SummaryResult>;
-  stats(): Promise<MemoryStats>;
+  /** Counts per layer; with `agent_id`, that agent's memories only. */
+  stats(input?: unknown): Promise<MemoryStats>;
   maintain(input?: unknown, options?: JobOptions): Promise<MaintainResult>;
   consolidate(input?: unknown, options?: JobOptions): Promise<ConsolidateResponse>;
   feedback(input: unknown): Promise<FeedbackResult>;

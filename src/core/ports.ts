@@ -167,7 +167,8 @@ export interface MemoryStore extends LifecycleStore, SharingStore {
   ): Promise<ForgetResult | null>;
   /** The audit log of destructive operations, newest first. */
   audit(query: AuditQuery): Promise<AuditEntry[]>;
-  counts(layer: MemoryLayer): Promise<LayerCounts>;
+  /** Memories per status; with `agentId`, that agent's only. */
+  counts(layer: MemoryLayer, agentId?: string): Promise<LayerCounts>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -234,6 +234,13 @@ export function recallInputSchema(maxTopK: number) {
 export const RecallInput = recallInputSchema(LIMITS.topK);
 export type RecallInput = z.input<typeof RecallInput>;
 
+export const StatsInput = z.strictObject({
+  agent_id: optionalText(LIMITS.scopeChars).describe(
+    "Count only this agent's memories (an agent-bound API key always counts its own).",
+  ),
+});
+export type StatsInput = z.input<typeof StatsInput>;
+
 export const ForgetInput = z.strictObject({
   memory_id: z.uuid().describe("Id of the memory to forget."),
   mode: z

@@ -48,6 +48,7 @@ import {
   LIMITS,
   RecallInput,
   recallInputSchema,
+  StatsInput,
   StoreEpisodicInput,
   StoreSemanticInput,
   SummarizeInput,
@@ -609,10 +610,11 @@ export class MemoryService implements MemoryApi {
     return this.migration;
   }
 
-  async stats(): Promise<MemoryStats> {
+  async stats(input: unknown = {}): Promise<MemoryStats> {
+    const { agent_id: agent } = validate(StatsInput, input);
     return {
-      episodic: await this.store.counts("episodic"),
-      semantic: await this.store.counts("semantic"),
+      episodic: await this.store.counts("episodic", agent),
+      semantic: await this.store.counts("semantic", agent),
       store: this.store.description,
       embedder: this.embedder.id,
       llm: llmStats(this.options.llm, this.fallbacks),

@@ -370,13 +370,15 @@ export class SqlMemoryStore implements MemoryStore {
     );
   }
 
-  counts(layer: MemoryLayer): Promise<LayerCounts> {
+  counts(layer: MemoryLayer, agentId?: string): Promise<LayerCounts> {
     return this.guard("counting memories", async () => {
       const [row] = await this.driver.query<LayerCounts>(
         `SELECT count(*)::int AS total,
                 count(*) FILTER (WHERE status = 'active')::int AS active,
                 count(*) FILTER (WHERE status = 'archived')::int AS archived
-         FROM ${TABLE[layer]}`,
+         FROM ${TABLE[layer]}
+         ${agentId === undefined ? "" : "WHERE agent_id = $1"}`,
+        agentId === undefined ? [] : [agentId],
       );
       return row ?? { total: 0, active: 0, archived: 0 };
     });

@@ -8,9 +8,12 @@
  * agent, so an agent can neither promote its own writes out of quarantine nor rate its own
  * sources.
  */
+import type { z } from "zod";
 import { ErrorCode, HindsightError, notFound } from "../core/errors.js";
 import type { MemoryApi } from "../core/memory-api.js";
+import { FeedbackInput, ForgetInput, MemoryIdInput, SummarizeInput } from "../core/schemas.js";
 import { permissionDenied } from "../core/sharing/sharing.js";
+import { validate } from "../core/validate.js";
 
 /** The input with agent_id set to the key's agent; another agent named there is refused. */
 function asAgent(input: unknown, agent: string): unknown {
@@ -40,9 +43,8 @@ export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
    * group's knowledge it does not belong to, is "not found" (its existence is not confirmed);
    * shared knowledge it may read but did not write cannot be changed.
    */
-  const checked = async (fieldName: string, ids: unknown, need: "own" | "visible") => {
-    if (!Array.isArray(ids) && typeof ids !== "string") return; // the schema names it
-    const list = (Array.isArray(ids) ? ids : [ids]).filter((id) => typeof id === "string");
+  const checked = async (fieldName: string, ids: string | string[], need: "own" | "visible") => {
+    const list = Array.isArray(ids) ? ids : [ids];
     const access = await memory.access(agent, list);
     for (const id of list) {
       const level = access[id];
@@ -52,10 +54,19 @@ export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
       }
     }
   };
+  /**
+   * The input is validated before anything is looked up: a malformed id or an oversized list
+   * is INVALID_INPUT naming its field, and never reaches the store (a non-UUID id gave the
+   * database's own error; 20,000 ids were all looked up before the limit of 50 was checked).
+   */
   const byId =
-    <T>(need: "own" | "visible", run: (input: unknown) => Promise<T>) =>
+    <T>(
+      schema: z.ZodType<{ memory_id: string }>,
+      need: "own" | "visible",
+      run: (input: unknown) => Promise<T>,
+    ) =>
     async (input: unknown) => {
-      await checked("memory_id", field(input, "memory_id"), need);
+      await checked("memory_id", validate(schema, input).memory_id, need);
       return run(input);
     };
   return {
@@ -71,20 +82,25 @@ export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
       if (field(input, "query_text") !== undefined || field(input, "session_id") !== undefined) {
         return memory.summarize(asAgent(input, agent));
       }
-      await checked("memory_ids", field(input, "memory_ids"), "visible");
+      const { memory_ids: ids } = validate(SummarizeInput, input);
+      if (ids) await checked("memory_ids", ids, "visible");
       return memory.summarize(input);
     },
-    forget: byId("own", (input) => memory.forget(input)),
-    feedback: byId("own", (input) => memory.feedback(input)),
-    restore: byId("own", (input) => memory.restore(input)),
-    history: byId("visible", (input) => memory.history(input)),
+    forget: byId(ForgetInput, "own", (input) => memory.forget(input)),
+    feedback: byId(FeedbackInput, "own", (input) => memory.feedback(input)),
+    restore: byId(MemoryIdInput, "own", (input) => memory.restore(input)),
+    history: byId(MemoryIdInput, "visible", (input) => memory.history(input)),
     // Sessions belong to their agent: the key's agent addresses its own sessions only.
     workingEnd: (input) => memory.workingEnd(asAgent(input, agent)),
     workingAppend: (input) => memory.workingAppend(asAgent(input, agent)),
     workingGet: (input) => memory.workingGet(asAgent(input, agent)),
     workingCompress: (input) => memory.workingCompress(asAgent(input, agent)),
-    groups: (input) => memory.groups(input),
-    stats: () => memory.stats(),
+    // Its own groups only: which groups exist, and who is in them, is the operator's to see.
+    groups: async (input) => {
+      const { groups } = await memory.groups(input);
+      return { groups: groups.filter((group) => group.members.some((m) => m.agent_id === agent)) };
+    },
+    stats: (input) => memory.stats(asAgent(input ?? {}, agent)),
     ping: () => memory.ping(),
     migrate: () => memory.migrate(),
     access: operatorOnly("checking another agent's access"),

@@ -17,10 +17,13 @@ export function registerStats(program: Command): void {
   program
     .command("stats")
     .description("count memories per layer and status; show the store and embedder in use")
+    .option("--agent <id>", "count only this agent's memories")
     .option("--json", "print the result as JSON")
-    .action(async (options: { json?: boolean }, command: Command) => {
-      await withHindsight(command, options, {}, async (memory) => {
-        const stats = await memory.stats();
+    .action(async (options: { json?: boolean; agent?: string }, command: Command) => {
+      await withHindsight(command, options, { agent_id: "--agent" }, async (memory) => {
+        const stats = await memory.stats(
+          options.agent === undefined ? {} : { agent_id: options.agent },
+        );
         printResult(stats, options, () =>
           [
             `episodic  total ${stats.episodic.total}  active ${stats.episodic.active}  archived ${stats.episodic.archived}`,

@@ -1,4 +1,5 @@
 import { StatsOutput, toJson } from "../../core/outputs.js";
+import { StatsInput } from "../../core/schemas.js";
 import { json, type RouteSpec } from "../route.js";
 
 export const statsRoute: RouteSpec = {
@@ -9,7 +10,11 @@ export const statsRoute: RouteSpec = {
   tags: ["memories"],
   auth: true,
   hostCheck: true,
+  request: { query: { agent_id: StatsInput.shape.agent_id } },
   responses: { 200: { description: "Counts and backends.", content: json(StatsOutput) } },
-  errors: [503],
-  handle: async (c, { memory }) => c.json(toJson(await memory.stats()), 200),
+  errors: [400, 503],
+  handle: async (c, { memory }) => {
+    const agent = c.req.query("agent_id");
+    return c.json(toJson(await memory.stats(agent === undefined ? {} : { agent_id: agent })), 200);
+  },
 };

@@ -1,5 +1,5 @@
-import { z } from "zod";
 import { StatsOutput } from "../../core/outputs.js";
+import { StatsInput } from "../../core/schemas.js";
 import { defineTool } from "../tool.js";
 
 export const statsTool = defineTool({
@@ -9,11 +9,11 @@ export const statsTool = defineTool({
     "Count memories per layer (episodic, semantic) and status (active, archived), and name " +
     "the store and embedder in use. Call it when the user asks what you remember overall or " +
     "to check that memory works. 统计各层记忆数量及存储、嵌入模型。",
-  input: z.strictObject({}),
+  input: StatsInput,
   output: StatsOutput,
   annotations: { readOnlyHint: true, openWorldHint: false },
-  async run(memory) {
-    const stats = await memory.stats();
+  async run(memory, input) {
+    const stats = await memory.stats(input);
     const line = (layer: "episodic" | "semantic") =>
       `${layer}: total ${stats[layer].total}, active ${stats[layer].active}, archived ${stats[layer].archived}`;
     return {
