@@ -10,6 +10,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { inputProblem } from "../src/core/input-shape.js";
 import { createHttpApp, type HttpApp } from "../src/http/app.js";
 import { ROUTES } from "../src/http/routes/index.js";
 import { createHindsight, type Hindsight } from "../src/index.js";
@@ -52,6 +53,8 @@ async function totalMemories(): Promise<number> {
 
 /** The field validate() reports for a value the schema rejects, or undefined if it passes. */
 function rejectedField(schema: z.ZodType, value: unknown): string | undefined {
+  const problem = inputProblem(value);
+  if (problem) return problem.path || "input";
   const result = schema.safeParse(value);
   if (result.success) return undefined;
   const issue = result.error.issues[0]!;
@@ -214,4 +217,91 @@ describe("MCP tools under fuzzing", () => {
       );
     }, 120_000);
   }
+});
+
+/**
+ * Inputs a red team sent, each refused as INVALID_INPUT naming its field on REST and MCP alike,
+ * never a 5xx, never silently changed, never written.
+ */
+describe("adversarial inputs", () => {
+  // As JSON text: a 5,000-level object is past what JSON.stringify can write back.
+  const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+  const episode = (fields: string) =>
+    `{"task_type": "t", "summary": "s", "outcome": "success", ${fields}}`;
+  const cases: [string, string, string][] = [
+    ["5,000 levels of nested metadata", episode(`"metadata": ${deep(5000)}`), "metadata"],
+    [
+      "an unpaired surrogate in a summary",
+      '{"task_type": "t", "summary": "bad \\ud800 half", "outcome": "success"}',
+      "summary",
+    ],
+    [
+      "an unpaired surrogate in a metadata key",
+      episode('"metadata": {"k\\udfff": 1}'),
+      "metadata.k\udfff",
+    ],
+    [
+      "a __proto__ key in metadata",
+      episode('"metadata": {"__proto__": {"polluted": true}}'),
+      "metadata.__proto__",
+    ],
+    ["year 0000", episode('"occurred_at": "0000-01-01"'), "occurred_at"],
+    [
+      "year 10000 reached through an offset",
+      episode('"occurred_at": "9999-12-31T23:00:00-05:00"'),
+      "occurred_at",
+    ],
+    [
+      "31 June with an offset",
+      episode('"occurred_at": "2024-06-31T10:00:00+02:00"'),
+      "occurred_at",
+    ],
+    [
+      "30 February with an offset",
+      episode('"occurred_at": "2024-02-30T00:00:00-05:00"'),
+      "occurred_at",
+    ],
+    ["hour 24", episode('"occurred_at": "2024-05-01T24:00:00Z"'), "occurred_at"],
+  ];
+
+  it.each(cases)("REST refuses %s", async (_name, body, field) => {
+    const before = await totalMemories();
+    const response = await send("post", "/v1/memories", body);
+    expect(response.status).toBe(400);
+    expect(response.json()).toMatchObject({ code: "INVALID_INPUT", field });
+    expect(await totalMemories()).toBe(before);
+  });
+
+  it.each(cases)("MCP refuses %s", async (_name, body, field) => {
+    const args = JSON.parse(body) as Record<string, unknown>;
+    const client = new Client({ name: "adversary", version: "0.0.0" });
+    const [clientTransport, serverTransport] = InMemoryTransport.createLinkedPair();
+    await createMcpServer(memory).connect(serverTransport);
+    await client.connect(clientTransport);
+    try {
+      const before = await totalMemories();
+      const result = (await client.callTool({
+        name: "memory_store",
+        arguments: args,
+      })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(result._meta?.[ERROR_META_KEY]).toMatchObject({ code: "INVALID_INPUT", field });
+      expect(await totalMemories()).toBe(before);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("keeps dates at the edges of the calendar, and decays them without a server error", async () => {
+    for (const occurred_at of ["0001-01-01", "9999-12-31T23:59:59Z"]) {
+      const response = await send(
+        "post",
+        "/v1/memories",
+        episode(`"occurred_at": "${occurred_at}"`),
+      );
+      expect(response.status, response.text).toBe(201);
+    }
+    const far = await send("post", "/v1/maintain", JSON.stringify({ now: "9999-12-31T23:59:59Z" }));
+    expect(far.status, far.text).toBe(200);
+  });
 });

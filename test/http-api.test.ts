@@ -762,14 +762,22 @@ describe("failures of the store, the embedder and the code", () => {
     };
   }
 
-  it("maps STORAGE_FAILED and EMBEDDER_FAILED to 503 with their message", async () => {
+  it("maps STORAGE_FAILED and EMBEDDER_FAILED to 503, logging the cause and answering without it", async () => {
     const storage = await serve(
-      failing(new HindsightError(ErrorCode.STORAGE_FAILED, "storage failed: connection refused")),
+      failing(
+        new HindsightError(
+          ErrorCode.STORAGE_FAILED,
+          "recalling: connect ECONNREFUSED 127.0.0.1:5432; sorry, too many clients already",
+        ),
+      ),
     );
     const reply = await call(storage.base, "POST", "/v1/recall", { body: { query_text: "x" } });
     expectError(reply, 503, "STORAGE_FAILED");
-    expect(reply.body.message).toBe("storage failed: connection refused");
-    expect(storage.logs.join("")).toContain("POST /v1/recall failed: storage failed");
+    expect(reply.body.message).toBe("the memory store failed; retrying later may help");
+    expect(reply.text).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|too many clients/);
+    expect(storage.logs.join("")).toContain(
+      "POST /v1/recall failed: recalling: connect ECONNREFUSED",
+    );
 
     const embedder = await serve(
       failing(new HindsightError(ErrorCode.EMBEDDER_FAILED, "embedder openai failed: timeout")),
@@ -778,13 +786,14 @@ describe("failures of the store, the embedder and the code", () => {
     expectError(stored, 503, "EMBEDDER_FAILED");
   });
 
-  it("maps CONFIG_INVALID to 500 with its message", async () => {
+  it("maps CONFIG_INVALID to 500, the setting named in the log only", async () => {
     const config = await serve(
       failing(new HindsightError(ErrorCode.CONFIG_INVALID, "recall.floor: too big")),
     );
     const reply = await call(config.base, "GET", "/v1/stats");
     expectError(reply, 500, "CONFIG_INVALID");
-    expect(reply.body.message).toBe("recall.floor: too big");
+    expect(reply.body.message).toBe("the memory server is misconfigured");
+    expect(config.logs.join("")).toContain("recall.floor: too big");
   });
 
   it("hides unknown errors behind INTERNAL and logs them with their stack", async () => {

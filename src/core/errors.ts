@@ -81,6 +81,27 @@ export function notFound(field: string, id: string): HindsightError {
 }
 
 /** Wraps an unknown failure of our own machinery; never blames the caller's input. */
+/**
+ * What a remote caller is told about a failure on the server's side: its code and this, never
+ * the cause's own text (`ECONNREFUSED 127.0.0.1:5432`, `too many clients already`, a file
+ * path). The details go to the server's log. MCP and HTTP both use it.
+ */
+const PUBLIC_REASONS: Partial<Record<ErrorCode, string>> = {
+  STORAGE_FAILED: "the memory store failed; retrying later may help",
+  EMBEDDER_FAILED: "the embedding service failed; retrying later may help",
+  LLM_FAILED: "the language model failed; retrying later may help",
+  WORKING_MEMORY_UNAVAILABLE: "working memory (Redis) is unreachable; retrying later may help",
+  EMBEDDER_MISMATCH:
+    "the memory store was built with another embedder; its operator can re-embed it offline with `hindsight reembed`",
+  EMBEDDER_UNAVAILABLE: "the memory server's embedding model is not installed",
+  DATA_DIR_IN_USE: "the memory store is in use by another process",
+  CONFIG_INVALID: "the memory server is misconfigured",
+};
+
+export function publicReason(code: ErrorCode | string): string {
+  return PUBLIC_REASONS[code as ErrorCode] ?? "internal error; the server log has the details";
+}
+
 export function wrapError(code: ErrorCode, context: string, cause: unknown): HindsightError {
   if (isHindsightError(cause)) return cause;
   const reason = cause instanceof Error ? cause.message : String(cause);

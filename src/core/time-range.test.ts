@@ -36,3 +36,28 @@ describe("parseInstant", () => {
     expect(parseInstant("2024-05-08 13:56")).toEqual(new Date("2024-05-08T13:56:00Z"));
   });
 });
+
+describe("parseInstant, as written", () => {
+  it.each([
+    "2024-06-31T10:00:00+02:00", // 31 June, offset or not
+    "2024-02-30T00:00:00-05:00",
+    "2023-02-29",
+    "0000-01-01", // year 0: not a year PostgreSQL writes
+    "9999-12-31T23:00:00-05:00", // year 10000 in UTC
+    "2024-05-01T24:00:00Z",
+    "2024-05-01T10:60:00Z",
+    "2024-05-01T10:00:00+24:00",
+  ])("refuses %s", (text) => {
+    expect(parseInstant(text)).toBeUndefined();
+  });
+
+  it.each([
+    ["2024-02-29", "2024-02-29T00:00:00.000Z"],
+    ["0001-01-01", "0001-01-01T00:00:00.000Z"],
+    ["9999-12-31T23:59:59Z", "9999-12-31T23:59:59.000Z"],
+    ["2024-06-30T23:30:00-02:00", "2024-07-01T01:30:00.000Z"],
+    ["2024-06-30T10:00:00+0530", "2024-06-30T04:30:00.000Z"],
+  ])("reads %s", (text, iso) => {
+    expect(parseInstant(text)?.toISOString()).toBe(iso);
+  });
+});

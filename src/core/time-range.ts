@@ -8,21 +8,41 @@ export interface TimeRange {
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-const DATE_TIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})?$/i;
+const INSTANT =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|([+-])(\d{2}):?(\d{2}))?)?$/i;
 const DAY_MS = 86_400_000;
+/** Years PostgreSQL and ISO 8601 both write as four digits: year 0 and 10000 are refused. */
+const FIRST_YEAR = 1;
+const LAST_YEAR = 9999;
 
-/** Parses one ISO date or date-time; `undefined` when it is not one or not a real date. */
+const daysIn = (year: number, month: number) => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+/**
+ * Parses one ISO date or date-time; `undefined` when it is not one or not a real date. Every
+ * field is checked as written, offset or not: JavaScript silently rolls 2024-06-31 over to
+ * 1 July, and a stored date must be the one that was given.
+ */
 export function parseInstant(text: string): Date | undefined {
   const value = text.trim();
-  if (!DATE_ONLY.test(value) && !DATE_TIME.test(value)) return undefined;
-  // A date-time without an offset is read as UTC, so results do not depend on the host zone.
-  const iso = DATE_ONLY.test(value) || /(Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`;
-  const date = new Date(iso.replace(" ", "T"));
-  if (Number.isNaN(date.getTime())) return undefined;
-  // Reject dates JavaScript silently rolls over (2024-02-31 → March 2).
-  if (date.toISOString().slice(0, 10) !== value.slice(0, 10) && !/[+-]\d{2}:?\d{2}$/.test(value)) {
+  const match = INSTANT.exec(value);
+  if (!match) return undefined;
+  const [year, month, day, hour = 0, minute = 0, second = 0] = match
+    .slice(1, 7)
+    .map((part) => (part === undefined ? undefined : Number(part))) as number[];
+  if (year! < FIRST_YEAR || year! > LAST_YEAR || month! < 1 || month! > 12) return undefined;
+  if (day! < 1 || day! > daysIn(year!, month!)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59) return undefined;
+  const zone = match[8];
+  if (zone && zone.toUpperCase() !== "Z" && (Number(match[10]) > 23 || Number(match[11]) > 59)) {
     return undefined;
   }
+  // A date-time without an offset is read as UTC, so results do not depend on the host zone.
+  const iso = DATE_ONLY.test(value) || zone ? value : `${value}Z`;
+  const date = new Date(iso.replace(" ", "T"));
+  if (Number.isNaN(date.getTime())) return undefined;
+  // The offset may carry an edge date over a year boundary (9999-12-31T23:00-05:00).
+  const utcYear = date.getUTCFullYear();
+  if (utcYear < FIRST_YEAR || utcYear > LAST_YEAR) return undefined;
   return date;
 }
 

@@ -1,11 +1,15 @@
 import type { z } from "zod";
 import { ErrorCode, HindsightError } from "./errors.js";
+import { inputProblem } from "./input-shape.js";
 
 /**
  * Parses input with a schema; a failure becomes one INVALID_INPUT error naming the first bad
- * field, which every transport reports the same way.
+ * field, which every transport reports the same way. Every input first passes the shape
+ * checks of `input-shape` (nesting depth, well-formed text, no `__proto__` keys).
  */
 export function validate<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const problem = inputProblem(input);
+  if (problem) return fail(problem.path || "input", problem.message);
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -5,7 +5,7 @@
  */
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { type ErrorCode, isHindsightError } from "../core/errors.js";
+import { type ErrorCode, isHindsightError, publicReason } from "../core/errors.js";
 import type { Logger } from "../core/ports.js";
 
 export const TransportErrorCode = {
@@ -57,14 +57,17 @@ export function errorResponse(
 }
 
 /**
- * Turns whatever a handler threw into a response. Server-side failures are logged; an error
- * without a known code is a bug, so its message (which may hold internals) is replaced.
+ * Turns whatever a handler threw into a response. The caller's mistakes (4xx) keep their
+ * message, which names the field; server-side failures are logged in full and answered with
+ * their code and a safe reason only (`publicReason`), since their text may hold database or
+ * network internals. An error without a known code is a bug, answered the same way.
  */
 export function handleError(error: unknown, c: Context, logger: Logger): Response {
   const where = `${c.req.method} ${new URL(c.req.url).pathname}`;
   if (isHindsightError(error)) {
     if (statusFor(error.code) >= 500) {
       logger.error(`${where} failed: ${error.message}`, { code: error.code });
+      return errorResponse(c, error.code, publicReason(error.code));
     }
     return errorResponse(c, error.code, error.message, { field: error.field });
   }

@@ -7,7 +7,7 @@
  * the tool's outputSchema, even on an error result, so the error object travels in `_meta`.
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { type ErrorCode, isHindsightError } from "../core/errors.js";
+import { type ErrorCode, isHindsightError, publicReason } from "../core/errors.js";
 import type { Logger } from "../core/ports.js";
 
 /** `_meta` key of the error object `{code, message, field?}` on an error result. */
@@ -19,19 +19,6 @@ const CALLER_CODES: ReadonlySet<ErrorCode> = new Set([
   "NOT_FOUND",
   "PERMISSION_DENIED",
 ]);
-
-/** What the model is told about our own failures, without internals. */
-const INTERNAL_REASONS: Partial<Record<ErrorCode, string>> = {
-  STORAGE_FAILED: "the memory store failed; retrying later may help",
-  EMBEDDER_FAILED: "the embedding service failed; retrying later may help",
-  LLM_FAILED: "the language model failed; retrying later may help",
-  WORKING_MEMORY_UNAVAILABLE: "working memory (Redis) is unreachable; retrying later may help",
-  EMBEDDER_MISMATCH:
-    "the memory store was built with another embedder; its operator can re-embed it offline with `hindsight reembed`",
-  EMBEDDER_UNAVAILABLE: "the memory server's embedding model is not installed",
-  DATA_DIR_IN_USE: "the memory store is in use by another process",
-  CONFIG_INVALID: "the memory server is misconfigured",
-};
 
 function result(code: string, message: string, field?: string): CallToolResult {
   return {
@@ -50,6 +37,5 @@ export function toolError(error: unknown, tool: string, logger: Logger): CallToo
     code,
     error: error instanceof Error ? (error.stack ?? error.message) : String(error),
   });
-  const reason = INTERNAL_REASONS[code] ?? "internal error; the server log has the details";
-  return result(code, `${tool} could not complete: ${reason}`);
+  return result(code, `${tool} could not complete: ${publicReason(code)}`);
 }

@@ -36,6 +36,16 @@ const daysUntilNow = (from: string) =>
   `GREATEST(0, EXTRACT(EPOCH FROM ($1::timestamptz - ${from}))::float8 / 86400)`;
 
 /**
+ * Decay that cannot underflow. PostgreSQL raises "value out of range: underflow" for exp of a
+ * large negative number, for a float8 product that rounds to 0, and for a float8 under
+ * float4's range stored in a `real` column — all reached by a memory idle for millennia (or
+ * `maintain --now 9999-12-31`), where the answer is simply 0. The exponent is floored at -60
+ * and a result under 1e-30 is written as 0.
+ */
+const decayed = (exponent: string) => `exp(GREATEST(${exponent}, -60::float8))`;
+const storable = (value: string) => `(CASE WHEN (${value}) < 1e-30 THEN 0 ELSE (${value}) END)`;
+
+/**
  * Scores every memory of a layer and moves it between active and cold storage:
  *
  *   decay_score = confidence · exp(−λ · idle_days) + α · ln(1 + access_count)
@@ -57,20 +67,20 @@ export async function applyDecay(
   const grace = "($7::float8 * interval '1 day')";
   const idleFrom = `GREATEST(COALESCE(l.scored_at, ${written}), ${lastUse}) `;
   // Episodic confidence does not decay: the caller passes a rate of 0.
-  const confidence = `m.confidence * exp(-$6::float8 * ${daysUntilNow(`GREATEST(${idleFrom}, ${lastUse} + ${grace})`)})`;
+  const confidence = `m.confidence * ${decayed(`-$6::float8 * ${daysUntilNow(`GREATEST(${idleFrom}, ${lastUse} + ${grace})`)}`)}`;
   const [counts] = await db.query<DecayCounts>(
     `WITH base AS MATERIALIZED (
        SELECT m.id, m.status, l.decay_archived_at, u.last_accessed_at,
               COALESCE(u.access_count, 0) AS access_count,
               m.confidence::float8 AS old_confidence,
-              (${confidence})::float8 AS confidence,
+              ${storable(`(${confidence})::float8`)} AS confidence,
               ${daysUntilNow(lastUse)} AS idle_days
        FROM ${TABLE[layer]} m
        LEFT JOIN ${USAGE_TABLE[layer]} u ON u.id = m.id
        LEFT JOIN ${LIFECYCLE_TABLE[layer]} l ON l.id = m.id
      ), scored AS MATERIALIZED (
-       SELECT b.*, b.confidence * exp(-$2::float8 * b.idle_days)
-                   + $3::float8 * ln(1 + b.access_count) AS score
+       SELECT b.*, ${storable(`b.confidence * ${decayed("-$2::float8 * b.idle_days")}
+                   + $3::float8 * ln(1 + b.access_count)`)} AS score
        FROM base b
      ), judged AS MATERIALIZED (
        SELECT s.*, CASE
