@@ -337,18 +337,21 @@ describe.each(BACKENDS)("working memory on $name", (backend) => {
         memory.workingAppend({ session_id: session, role: "user", content, ...as(agent) });
       await append("planner: the release checklist", "planner");
       // Another agent neither reads nor ends the planner's session, nor learns that it exists.
-      for (const call of [
-        memory.workingGet({ session_id: session, agent_id: "intruder" }),
-        memory.workingCompress({ session_id: session, agent_id: "intruder" }),
-        memory.summarize({ session_id: session, agent_id: "intruder" }),
-        memory.workingEnd({
-          session_id: session,
-          task_type: "x",
-          outcome: "success",
-          agent_id: "intruder",
-        }),
-      ]) {
-        expect((await errorOf(call)).code).toBe("NOT_FOUND");
+      // Called one at a time: a rejection not yet awaited would be an unhandled one.
+      const calls = [
+        () => memory.workingGet({ session_id: session, agent_id: "intruder" }),
+        () => memory.workingCompress({ session_id: session, agent_id: "intruder" }),
+        () => memory.summarize({ session_id: session, agent_id: "intruder" }),
+        () =>
+          memory.workingEnd({
+            session_id: session,
+            task_type: "x",
+            outcome: "success",
+            agent_id: "intruder",
+          }),
+      ];
+      for (const call of calls) {
+        expect((await errorOf(call())).code).toBe("NOT_FOUND");
       }
       // Its append under the same id starts a session of its own.
       expect((await append("intruder: a note", "intruder")).seq).toBe(1);
