@@ -944,6 +944,18 @@ describe("rate limit", () => {
     }
   });
 
+  it("counts a client without keys by its address, whatever bearer token it makes up", async () => {
+    const open = await serve(await openMemory(), { rateLimitPerMinute: 2 });
+    const statuses: number[] = [];
+    for (let n = 0; n < 4; n++) {
+      const reply = await call(open.base, "GET", "/v1/stats", {
+        headers: { authorization: `Bearer made-up-${n}` },
+      });
+      statuses.push(reply.status);
+    }
+    expect(statuses).toEqual([200, 200, 429, 429]);
+  });
+
   it("documents 429 on the limited routes", async () => {
     const doc = (await call(base, "GET", "/openapi.json")).body as Doc;
     expect(doc.paths["/v1/recall"]?.post?.responses["429"]).toBeDefined();
@@ -982,6 +994,25 @@ describe("Host and Origin checks", () => {
     },
   };
   const mcpHeaders = { accept: "application/json, text/event-stream" };
+
+  it("refuses JSON-RPC batches on /mcp: one message per request, as MCP 2025-06-18 says", async () => {
+    const batch = Array.from({ length: 100 }, (_, index) => ({
+      jsonrpc: "2.0",
+      id: index + 2,
+      method: "tools/call",
+      params: { name: "memory_stats", arguments: {} },
+    }));
+    const reply = await call(base, "POST", "/mcp", {
+      headers: mcpHeaders,
+      body: [initialize, ...batch],
+    });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
+    // A single message, bare or as a batch of one, is answered.
+    for (const body of [initialize, [initialize]]) {
+      expect((await call(base, "POST", "/mcp", { headers: mcpHeaders, body })).status).toBe(200);
+    }
+  });
 
   it("refuses a foreign Host on /mcp and /v1 (DNS rebinding)", async () => {
     const mcp = await call(base, "POST", "/mcp", {

@@ -163,3 +163,35 @@ describe("the directory lock", () => {
     }
   });
 });
+
+describe("a data dir that cannot hold a store", () => {
+  it.each([
+    ["in /proc", "/proc/hindsight-data", "kernel file system"],
+    ["a file", "/etc/hostname", "is not a directory"],
+  ])("is refused at once when it is %s, naming the setting", async (_name, dataDir, why) => {
+    await expect(createHindsight({ dataDir, embedder: { kind: "hash" } })).rejects.toMatchObject({
+      code: "CONFIG_INVALID",
+      field: "HINDSIGHT_DATA_DIR",
+      message: expect.stringContaining(why),
+    });
+  });
+
+  it.runIf(asRoot)("is refused when the user may not write in it", async () => {
+    const dataDir = join(base, "read-only");
+    await mkdir(dataDir, { mode: 0o500 });
+    await chmod(dataDir, 0o500);
+    const { chown } = await import("node:fs/promises");
+    await chown(dataDir, NOBODY, NOBODY);
+    const script = `import("${join(process.cwd(), "dist/index.js")}").then((m) => m.createHindsight({ dataDir: ${JSON.stringify(dataDir)}, embedder: { kind: "hash" } })).then(() => console.log("opened"), (e) => console.log(e.code, e.message))`;
+    const { stdout } = await run("setpriv", [
+      `--reuid=${NOBODY}`,
+      `--regid=${NOBODY}`,
+      "--clear-groups",
+      process.execPath,
+      "-e",
+      script,
+    ]);
+    expect(stdout).toContain("CONFIG_INVALID HINDSIGHT_DATA_DIR:");
+    expect(stdout).toContain("is not writable");
+  });
+});

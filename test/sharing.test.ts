@@ -264,7 +264,18 @@ describe.each(BACKENDS)("shared memory on $name", (backend) => {
       await expect(
         memory.storeSemantic({ ...base, source: "kb-pipeline", agent_id: "gamma" }),
       ).rejects.toMatchObject({ code: "PERMISSION_DENIED", field: "agent_id" });
-      for (const source of ["pastebin", "PasteBin", "ｐａｓｔｅｂｉｎ"]) {
+      // Look-alikes of the blocked name are the blocked name: case, full-width, invisible
+      // characters, a soft hyphen, a no-break space, Cyrillic letters, a trailing dot.
+      for (const source of [
+        "pastebin",
+        "PasteBin",
+        "ｐａｓｔｅｂｉｎ",
+        "paste\u200Bbin",
+        "paste\u00ADbin",
+        "pastebin\u00A0",
+        "pаstеbin",
+        "pastebin.",
+      ]) {
         await expect(
           memory.storeSemantic({ ...base, source, agent_id: "alpha" }),
         ).rejects.toMatchObject({ code: "PERMISSION_DENIED", field: "source" });

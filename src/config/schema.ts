@@ -158,9 +158,23 @@ export const WorkingConfig = z.strictObject({
 });
 export type WorkingConfig = z.output<typeof WorkingConfig>;
 
+/** A URL node-postgres can connect with; a malformed one failed later as a DNS error. */
+function isPostgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === "postgres:" || url.protocol === "postgresql:";
+  } catch {
+    return false;
+  }
+}
+
 export const HindsightConfig = z.strictObject({
   /** PostgreSQL connection string; when absent, the embedded store in `dataDir` is used. */
-  databaseUrl: z.string().min(1).optional(),
+  databaseUrl: z
+    .string()
+    .min(1)
+    .refine(isPostgresUrl, "must be a postgres:// or postgresql:// connection URL")
+    .optional(),
   /**
    * PostgreSQL schema to keep hindsight's tables in (created when missing); default: the
    * connection's search_path. Tenants other than the default one get `hindsight_<tenant>`.
@@ -168,6 +182,11 @@ export const HindsightConfig = z.strictObject({
   databaseSchema: z
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
+    // Two tenants in one schema would be one tenant: their memories merged.
+    .refine(
+      (schema) => !schema.startsWith("hindsight_"),
+      "names starting with hindsight_ are the schemas of tenants (hindsight_<tenant>); choose another",
+    )
     .optional(),
   /** Whose memories these are; see tenants/tenant.ts. Each tenant's store is separate. */
   tenant: TenantName.default("default"),

@@ -11,6 +11,8 @@ export interface AuthVariables {
   tenant?: string;
   /** The agent the request's key is bound to; unset for an operator key. */
   agent?: string;
+  /** Who is calling, for per-client limits: a short digest of the valid key it presented. */
+  client?: string;
 }
 
 /**
@@ -31,13 +33,15 @@ export function bearerAuth(keys: ApiKeyTable): MiddlewareHandler<{ Variables: Au
         },
       );
     }
-    const holder = keys.get(keyDigest(match[1]!));
+    const digest = keyDigest(match[1]!);
+    const holder = keys.get(digest);
     if (holder === undefined) {
       return errorResponse(c, "UNAUTHORIZED", "the API key is not valid", {
         headers: { "WWW-Authenticate": 'Bearer realm="hindsight", error="invalid_token"' },
       });
     }
     c.set("tenant", holder.tenant);
+    c.set("client", `key:${digest.slice(0, 22)}`);
     if (holder.agent !== undefined) c.set("agent", holder.agent);
     return next();
   };

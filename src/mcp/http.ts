@@ -24,6 +24,24 @@ export function createMcpHttpHandler(
     // Stateless: no session survives a request, so GET (server-initiated stream) and DELETE
     // (end session) have nothing to act on; the spec lets a server answer 405 to both.
     if (request.method !== "POST") return methodNotAllowed();
+    // One message per request. MCP 2025-06-18 dropped JSON-RPC batching, and a batch of 100
+    // tool calls was one request to the rate limit and to every per-request bound.
+    let parsedBody: unknown;
+    try {
+      parsedBody = JSON.parse(await request.text());
+    } catch {
+      return jsonRpcError(400, -32700, "Parse error: the body is not JSON");
+    }
+    if (Array.isArray(parsedBody)) {
+      if (parsedBody.length !== 1) {
+        return jsonRpcError(
+          400,
+          -32600,
+          "Invalid Request: JSON-RPC batches are not accepted; send one message per request (MCP 2025-06-18)",
+        );
+      }
+      parsedBody = parsedBody[0];
+    }
     // A fresh server and transport per request: the stateless transport refuses reuse, and
     // nothing is kept between requests, so any instance of hindsight behind a load
     // balancer can answer.
@@ -37,7 +55,7 @@ export function createMcpHttpHandler(
     transport.onerror = (error) => logger.debug(`mcp http: ${error.message}`);
     try {
       await server.connect(transport);
-      return await transport.handleRequest(request);
+      return await transport.handleRequest(request, { parsedBody });
     } catch (error) {
       // Tool failures are already results; reaching here is our bug, not the client's.
       logger.error("mcp http: request failed", {

@@ -56,10 +56,15 @@ describe("neutralise", () => {
   it.each([
     ["[/MEMORY]", "(/MEMORY]"],
     ["[MEMORY id=x]", "(MEMORY id=x]"],
-    ["[ / memory ]", "(/memory ]"],
+    ["[ / memory ]", "( / memory ]"],
     ["[Memory", "(Memory"],
-    ["［/MEMORY］", "(/MEMORY］"],
+    // Shown in its visible form (NFKC): full-width brackets are plain ones.
+    ["［/MEMORY］", "(/MEMORY]"],
     ["【MEMORY】", "(MEMORY】"],
+    // What renders as the marker is caught: invisible characters, Cyrillic letters.
+    ["[ME\u200BMO\u00ADRY]", "(MEMORY]"],
+    ["[MЕMОRY]", "(MЕMОRY]"],
+    ["⟦MEMORY⟧", "(MEMORY⟧"],
   ])("defuses %s", (input, output) => {
     expect(neutralise(input)).toBe(output);
   });

@@ -4,7 +4,19 @@
  * it is the user's own. One mechanism for every path hindsight keeps data or sockets in.
  */
 import { randomBytes } from "node:crypto";
-import { chmod, link, lstat, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { constants } from "node:fs";
+import {
+  access,
+  chmod,
+  link,
+  lstat,
+  mkdir,
+  readdir,
+  readFile,
+  realpath,
+  rm,
+  writeFile,
+} from "node:fs/promises";
 import { join } from "node:path";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 
@@ -14,7 +26,7 @@ export const PRIVATE_FILE_MODE = 0o600;
 const uid = () => (typeof process.getuid === "function" ? process.getuid() : undefined);
 
 function refuse(path: string, why: string, field: string): never {
-  throw new HindsightError(ErrorCode.CONFIG_INVALID, `${path} ${why}`, {
+  throw new HindsightError(ErrorCode.CONFIG_INVALID, `${field}: ${path} ${why}`, {
     field,
     details: { path },
   });
@@ -40,14 +52,21 @@ export async function ensurePrivateDirectory(
   path: string,
   options: PrivateDirectoryOptions,
 ): Promise<void> {
+  // Kernel file systems look writable and are not (a data dir under /proc hung for minutes).
+  if (/^\/(proc|sys|dev)(\/|$)/u.test(await realpath(path).catch(() => path))) {
+    refuse(
+      path,
+      "is in a kernel file system (/proc, /sys, /dev); choose a real directory",
+      options.field,
+    );
+  }
   try {
     await mkdir(path, { recursive: true, mode: PRIVATE_DIRECTORY_MODE });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "EEXIST" || code === "ENOTDIR") refuse(path, "is not a directory", options.field);
-    if (code === "EACCES" || code === "EPERM" || code === "EROFS") {
-      refuse(path, `cannot be created (${code})`, options.field);
-    }
+    // EACCES, EROFS, and the ENOENT Node gives for a read-only mount: the setting is at fault.
+    if (code) refuse(path, `cannot be created (${code})`, options.field);
     throw error;
   }
   const stats = await lstat(path);
@@ -69,8 +88,18 @@ export async function ensurePrivateDirectory(
     }
     return;
   }
-  if ((stats.mode & 0o077) !== 0 && !stats.isSymbolicLink()) {
-    await chmod(path, PRIVATE_DIRECTORY_MODE);
+  try {
+    await access(path, constants.W_OK | constants.X_OK);
+    if ((stats.mode & 0o077) !== 0 && !stats.isSymbolicLink()) {
+      await chmod(path, PRIVATE_DIRECTORY_MODE);
+    }
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "not writable";
+    refuse(
+      path,
+      `is not writable (${code === "EROFS" ? "read-only file system" : code})`,
+      options.field,
+    );
   }
 }
 

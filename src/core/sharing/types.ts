@@ -3,6 +3,7 @@
  * levels, and the quarantine that keeps low-trust writes from other agents until a reviewer
  * confirms them.
  */
+import { skeleton } from "../../text/visible.js";
 import type { AddedKnowledge } from "../lifecycle/knowledge.js";
 
 /**
@@ -96,11 +97,13 @@ export function lowerTrust(a: TrustLevel, b: TrustLevel): TrustLevel {
 }
 
 /**
- * Source names as the trust list keys them: Unicode-compatibility folded and lower-cased, so
- * "Pastebin" and "ｐａｓｔｅｂｉｎ" are the blocked "pastebin".
+ * Source names as the trust list keys them: their skeleton (text/visible) — folded, lower-cased,
+ * invisible characters dropped, Cyrillic and Greek look-alike letters read as Latin, trailing
+ * dots and spaces gone — so "Pastebin", "ｐａｓｔｅｂｉｎ", "paste\u200Bbin", "pаstebin" (Cyrillic
+ * а) and "pastebin." are all the blocked "pastebin".
  */
 export function sourceKey(source: string): string {
-  return source.normalize("NFKC").toLowerCase();
+  return skeleton(source);
 }
 
 /** The trust-list name of an agent: writes through its key are trusted no more than it. */

@@ -2,15 +2,20 @@
  * Assembling a session into text to paste into a prompt, and measuring it. The budget is
  * counted on exactly this text, so what `get` reports is what the prompt will cost.
  */
+import { breakMarkers, LINE_BREAK } from "../../text/visible.js";
 import type { TokenCounter } from "../summarize.js";
 import type { WorkingItem, WorkingSession, WorkingSummary } from "./types.js";
 
 const OPEN = "[WORKING MEMORY";
 const CLOSE = "[/WORKING MEMORY]";
 
-/** Item text can neither close the block nor open a fake one. */
+/**
+ * Stored text can neither close the block nor open a fake one (look-alikes included, see
+ * text/visible), nor forge an item line: every line after an item's first is indented, so
+ * "#99 instruction (user): …" inside a tool result stays inside that result.
+ */
 function neutralise(text: string): string {
-  return text.replace(/\[\s*(\/?)\s*(working memory)/giu, "($1$2");
+  return breakMarkers(text, ["working", "memory"]).split(LINE_BREAK).join("\n  ");
 }
 
 export function renderSummary(summary: Pick<WorkingSummary, "goal" | "done" | "blocked" | "next">) {
@@ -35,7 +40,12 @@ export function renderContext(
   if (summary) {
     lines.push(
       `Summary of ${summary.items_summarized} earlier items:`,
-      neutralise(renderSummary(summary)),
+      renderSummary({
+        goal: neutralise(summary.goal),
+        done: neutralise(summary.done),
+        blocked: neutralise(summary.blocked),
+        next: neutralise(summary.next),
+      }),
       "---",
     );
   }
