@@ -667,11 +667,19 @@ describe("working memory routes", () => {
       });
       expect(reply.status).toBe(201);
     }
-    const got = await call(base, "GET", "/v1/working/task-1?budget=2000");
+    const got = await call(base, "POST", "/v1/working/task-1/budget", { body: { budget: 2000 } });
     expect(got.status).toBe(200);
     expect(got.body).toMatchObject({ session: "task-1", budget: 2000, summary: null });
     expect(got.body.items).toHaveLength(3);
     expect(got.body.context).toContain("#1 goal (user): Rotate the database password");
+    // A GET only reads: a budget there is refused, not applied behind the reader's back.
+    expectError(
+      await call(base, "GET", "/v1/working/task-1?budget=500"),
+      400,
+      "INVALID_INPUT",
+      "budget",
+    );
+    expect((await call(base, "GET", "/v1/working/task-1")).body).toMatchObject({ budget: 2000 });
 
     const compressed = await call(base, "POST", "/v1/working/task-1/compress");
     expect(compressed.status).toBe(200);
@@ -709,7 +717,7 @@ describe("working memory routes", () => {
       "role",
     );
     expectError(
-      await call(base, "GET", "/v1/working/task-3?budget=ten"),
+      await call(base, "POST", "/v1/working/task-3/budget", { body: { budget: "ten" } }),
       400,
       "INVALID_INPUT",
       "budget",

@@ -771,6 +771,15 @@ describe("shared memory through MCP and the CLI", () => {
         agent_id: "planner",
       });
 
+      // Server-wide metrics are the operator's: an agent's key is refused.
+      const agentMetrics = await fetch(`${server.url}/metrics`, {
+        headers: { authorization: "Bearer planner-key" },
+      });
+      expect(agentMetrics.status).toBe(403);
+      const operatorMetrics = await fetch(`${server.url}/metrics`, {
+        headers: { authorization: "Bearer op-key" },
+      });
+      expect(operatorMetrics.status).toBe(200);
       // Counts and groups: an agent sees its own, the operator everything.
       const plannerStats = await call("planner-key", "GET", "/v1/stats");
       const operatorStats = await call("op-key", "GET", "/v1/stats");

@@ -109,10 +109,15 @@ export class WorkingMemory {
     };
   }
 
-  /** The session assembled within its budget (a new budget given here becomes the session's). */
+  /**
+   * The session assembled within its budget. Without a budget it only reads: appends keep a
+   * session within its budget, so there is nothing to compress. A new budget given here
+   * becomes the session's, and the session is compressed to fit it — a write.
+   */
   async get(input: unknown): Promise<WorkingContext> {
     const request = validate(WorkingGetInput, input);
     const ref = sessionRef(request);
+    if (request.budget === undefined) return this.contextOf(ref, await this.loadExisting(ref));
     await this.applyBudget(ref, request.budget);
     const { session } = await this.fit(ref, false);
     return this.contextOf(ref, session);

@@ -28,6 +28,7 @@ import { statsRoute } from "./stats.js";
 import { summarizeRoute } from "./summarize.js";
 import {
   workingAppendRoute,
+  workingBudgetRoute,
   workingCompressRoute,
   workingEndRoute,
   workingGetRoute,
@@ -55,6 +56,7 @@ export const ROUTES: readonly RouteSpec[] = [
   reviewRoute,
   workingAppendRoute,
   workingGetRoute,
+  workingBudgetRoute,
   workingCompressRoute,
   workingEndRoute,
   mcpRoute,

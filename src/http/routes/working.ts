@@ -1,5 +1,6 @@
 /** Working memory: append to a session, read it within budget, compress it, end it. */
 import type { Context } from "hono";
+import { invalidInput } from "../../core/errors.js";
 import { toJson } from "../../core/outputs.js";
 import {
   SessionId,
@@ -11,7 +12,6 @@ import {
   WorkingGetInput,
 } from "../../core/working/schemas.js";
 import { readJsonObject } from "../body.js";
-import { numberQuery } from "../query.js";
 import { json, type RouteSpec } from "../route.js";
 
 const path = { session: SessionId };
@@ -54,19 +54,48 @@ export const workingGetRoute: RouteSpec = {
   path: "/v1/working/{session}",
   operationId: "workingGet",
   summary: "The session's context within its token budget, ready to paste into a prompt",
-  request: {
-    path,
-    query: { budget: WorkingGetInput.shape.budget, agent_id: WorkingGetInput.shape.agent_id },
-  },
+  description:
+    "Reads only. To give the session another budget (which may compress it), POST it to /v1/working/{session}/budget.",
+  request: { path, query: { agent_id: WorkingGetInput.shape.agent_id } },
   responses: { 200: { description: "The session.", content: json(WorkingContextOutput) } },
   errors: [400, 404, 503],
   handle: async (c, { memory }) => {
+    // A GET never writes (it is also what a cross-site page can make a browser send).
+    if (c.req.query("budget") !== undefined) {
+      throw invalidInput(
+        "budget",
+        "GET only reads; set a session's budget with POST /v1/working/{session}/budget",
+      );
+    }
     const result = await memory.workingGet({
       session_id: c.req.param("session"),
-      ...numberQuery(c, "budget"),
       ...agentQuery(c),
     });
     return c.json(toJson(result), 200);
+  },
+};
+
+export const workingBudgetRoute: RouteSpec = {
+  ...common,
+  method: "post",
+  path: "/v1/working/{session}/budget",
+  operationId: "workingSetBudget",
+  summary: "Give the session a token budget; answers its context within it",
+  description:
+    "The budget becomes the session's own; when the session is over it, everything but the " +
+    "goal, the latest instruction and open tool calls is compressed.",
+  request: {
+    path,
+    body: WorkingGetInput.omit({ session_id: true }).required({ budget: true }),
+  },
+  responses: {
+    200: { description: "The session within its new budget.", content: json(WorkingContextOutput) },
+  },
+  errors: [400, 404, 503],
+  handle: async (c, { memory }) => {
+    const body = await withSession(c);
+    if (body.budget === undefined) throw invalidInput("budget", "is required");
+    return c.json(toJson(await memory.workingGet(body)), 200);
   },
 };
 
