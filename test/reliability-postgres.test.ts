@@ -7,6 +7,7 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHttpApp } from "../src/http/app.js";
 import { createHindsight, type Hindsight, isHindsightError } from "../src/index.js";
 import {
   type PrivatePostgres,
@@ -111,4 +112,56 @@ describe.skipIf(privatePostgresSkipReason)("PostgreSQL restarted during a write 
         [...new Set(report.failures.map((failure) => failure.message))].slice(0, 3).join(" | "),
     );
   }, 120_000);
+});
+
+describe.skipIf(privatePostgresSkipReason)("PostgreSQL frozen (SIGSTOP)", () => {
+  let server: PrivatePostgres;
+  let memory: Hindsight;
+  let app: ReturnType<typeof createHttpApp>;
+  let storedBefore = "";
+
+  beforeAll(async () => {
+    server = await startPrivatePostgres();
+    memory = await createHindsight({
+      embedder: { kind: "hash" },
+      databaseUrl: server.url,
+      dataDir: "memory://",
+      databaseTimeoutMs: 1500,
+    });
+    app = createHttpApp(memory, { logger: { debug() {}, info() {}, warn() {}, error() {} } });
+    const stored = await memory.storeEpisodic({
+      task_type: "t",
+      summary: "before the freeze",
+      outcome: "success",
+    });
+    storedBefore = stored.id;
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.thaw().catch(() => undefined);
+    await memory?.close();
+    await server?.stop();
+  });
+
+  it("answers /health with 503 at once, fails requests with STORAGE_FAILED, and recovers", async () => {
+    await server.freeze();
+    try {
+      const health = await app.request("/health");
+      expect(health.status).toBe(503);
+      expect(await health.json()).toMatchObject({ code: "STORAGE_FAILED" });
+      const failure = await memory.recall({ query_text: "freeze" }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      expect(isHindsightError(failure) && failure.code).toBe("STORAGE_FAILED");
+    } finally {
+      await server.thaw();
+    }
+    // The connections that timed out were discarded; fresh ones serve the next requests.
+    await expect
+      .poll(async () => (await app.request("/health")).status, { timeout: 30_000 })
+      .toBe(200);
+    const { results } = await memory.recall({ query_text: "before the freeze", min_score: 0 });
+    expect(results.map((result) => result.id)).toContain(storedBefore);
+  }, 60_000);
 });

@@ -187,6 +187,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const databaseUrl = flags.databaseUrl ?? env.DATABASE_URL;
   const dataDir = flags.dataDir ?? env.HINDSIGHT_DATA_DIR ?? join(homedir(), ".hindsight", "data");
   const lockTimeoutMs = number(env, "HINDSIGHT_LOCK_TIMEOUT_MS");
+  const databaseTimeoutMs = number(env, "HINDSIGHT_DB_TIMEOUT_MS");
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
   const fusion = env.HINDSIGHT_RECALL_FUSION;
   const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
@@ -204,6 +205,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     ...(tenant ? { tenant } : {}),
     dataDir: dataDir === "memory://" ? dataDir : resolve(expandHome(dataDir)),
     ...(lockTimeoutMs === undefined ? {} : { lockTimeoutMs }),
+    ...(databaseTimeoutMs === undefined ? {} : { databaseTimeoutMs }),
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
     working: workingFromEnv(env),

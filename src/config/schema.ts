@@ -194,6 +194,12 @@ export const HindsightConfig = z.strictObject({
   dataDir: z.string().min(1),
   /** How long a second process waits for the embedded directory's owner to exit. */
   lockTimeoutMs: z.number().int().min(0).default(10_000),
+  /**
+   * PostgreSQL: how long a statement (and a new connection) may take before it fails with
+   * STORAGE_FAILED. A database that stops answering (frozen, a network partition) must not
+   * hang every request; `/health` answers within its own 3 s whatever this is.
+   */
+  databaseTimeoutMs: z.number().int().min(100).default(60_000),
   /** Default: the local multilingual model fetched by `hindsight fetch-model`. */
   embedder: EmbedderConfig.default({ kind: "local", allowRemote: false }),
   llm: LlmConfig.default({ provider: "none" }),

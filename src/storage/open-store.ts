@@ -8,6 +8,8 @@ export interface StoreLocation {
   databaseSchema?: string | undefined;
   /** Embedded store directory; the caller must own it (see embedded/shared-memory). */
   dataDir: string;
+  /** PostgreSQL: how long a statement or a new connection may take. */
+  databaseTimeoutMs?: number | undefined;
 }
 
 /**
@@ -28,6 +30,9 @@ export async function openDriver(location: StoreLocation, logger: Logger): Promi
     const driver = await openPostgres({
       connectionString: location.databaseUrl,
       schema: location.databaseSchema,
+      ...(location.databaseTimeoutMs === undefined
+        ? {}
+        : { timeoutMs: location.databaseTimeoutMs }),
       logger,
     });
     logger.info(`using PostgreSQL store ${driver.description.slice("postgres:".length)}`);

@@ -13,6 +13,12 @@ export interface PostgresOptions {
   /** A schema of its own for hindsight's tables (created when missing), e.g. one per tenant. */
   schema?: string | undefined;
   maxConnections?: number;
+  /**
+   * How long a statement, or getting a connection, may take (default 60 s). A server that
+   * stops answering (SIGSTOP, a partition) hung every request for good; now each fails with
+   * STORAGE_FAILED, and the connection it waited on is discarded.
+   */
+  timeoutMs?: number;
   logger: Logger;
 }
 
@@ -90,9 +96,14 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
   // Loaded on demand so the embedded path never loads the network driver.
   const { default: pg } = await import("pg");
   if (options.schema) await createSchema(pg, options.connectionString, options.schema);
+  const timeoutMs = options.timeoutMs ?? 60_000;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.maxConnections ?? 10,
+    connectionTimeoutMillis: timeoutMs,
+    // Client-side: a frozen server never answers, so a server-side statement_timeout alone
+    // would wait forever too.
+    query_timeout: timeoutMs,
   });
   // An idle client losing its connection must not crash the process; the pool replaces it.
   pool.on("error", (error) =>

@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { chmod, chown, mkdtemp, rm } from "node:fs/promises";
+import { chmod, chown, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
@@ -31,6 +31,12 @@ export interface PrivatePostgres {
   url: string;
   /** Kills the server without a clean shutdown (like a crash), then starts it again. */
   crashAndRestart(): Promise<void>;
+  /**
+   * Stops (SIGSTOP) the server and every backend: connections stay open and nothing answers,
+   * like a hung host or a network partition. `thaw` resumes them.
+   */
+  freeze(): Promise<void>;
+  thaw(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -56,11 +62,26 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   const start = () =>
     pg("pg_ctl", ["-D", data, "-o", options, "-l", join(root, "log"), "-w", "-t", "60", "start"]);
   await start();
+  /** The postmaster (first line of postmaster.pid) and its children. */
+  const signalAll = async (signal: "STOP" | "CONT") => {
+    const pid = (await readFile(join(data, "postmaster.pid"), "utf8")).split("\n")[0]!.trim();
+    const children = await run("pgrep", ["-P", pid]).then(
+      ({ stdout }) => stdout.split("\n").filter(Boolean),
+      () => [] as string[],
+    );
+    await run("kill", [`-${signal}`, pid, ...children]);
+  };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     async crashAndRestart() {
       await pg("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]);
       await start();
+    },
+    async freeze() {
+      await signalAll("STOP");
+    },
+    async thaw() {
+      await signalAll("CONT");
     },
     async stop() {
       await pg("pg_ctl", ["-D", data, "-m", "fast", "-w", "stop"]).catch(() => undefined);

@@ -1,8 +1,12 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { errorResponse } from "../errors.js";
 import { json, type RouteSpec } from "../route.js";
 
 const HealthOutput = z.object({ status: z.literal("ok") });
+
+/** How long /health waits for the store before reporting it down. */
+export const HEALTH_TIMEOUT_MS = 3000;
 
 export const healthRoute: RouteSpec = {
   method: "get",
@@ -16,9 +20,27 @@ export const healthRoute: RouteSpec = {
   responses: { 200: { description: "The store answers.", content: json(HealthOutput) } },
   errors: [503],
   handle: async (c, { memory }) => {
-    try {
-      await memory.ping();
-    } catch {
+    // An orchestrator needs an answer, not a hung probe: a store that does not answer within
+    // HEALTH_TIMEOUT_MS is reported down, whatever the database timeout is.
+    const deadline = new AbortController();
+    const answered = await Promise.race([
+      memory.ping().then(
+        () => "ok" as const,
+        () => "failed" as const,
+      ),
+      sleep(HEALTH_TIMEOUT_MS, "timeout" as const, { signal: deadline.signal }).catch(
+        () => "ok" as const,
+      ),
+    ]);
+    deadline.abort();
+    if (answered === "timeout") {
+      return errorResponse(
+        c,
+        "STORAGE_FAILED",
+        `the memory store did not answer within ${HEALTH_TIMEOUT_MS / 1000} s`,
+      );
+    }
+    if (answered === "failed") {
       // The reason may name the database host; it belongs in the log of a failing request,
       // not on an unauthenticated endpoint.
       return errorResponse(c, "STORAGE_FAILED", "the memory store is not reachable");
