@@ -117,3 +117,57 @@ describe.skipIf(!REDIS_SERVER)("Redis restarted under a working-memory load", ()
     );
   }, 60_000);
 });
+
+describe.skipIf(!REDIS_SERVER)("Redis frozen (SIGSTOP) during an append", () => {
+  let redis: ChildProcess;
+  let memory: Hindsight;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    redis = await startRedis(port);
+    memory = await createHindsight({
+      embedder: { kind: "hash" },
+      dataDir: "memory://",
+      working: { redisUrl: `redis://127.0.0.1:${port}/0`, timeoutMs: 500 },
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    redis?.kill("SIGCONT");
+    await memory?.close();
+    redis?.kill("SIGKILL");
+  });
+
+  it("never lands an append it answered as failed, once Redis resumes", async () => {
+    const session = "frozen-test";
+    await memory.workingAppend({ session_id: session, role: "user", content: "before" });
+    redis.kill("SIGSTOP");
+    let failed: unknown;
+    try {
+      failed = await memory
+        .workingAppend({ session_id: session, role: "user", content: "during the freeze" })
+        .then(
+          () => undefined,
+          (error: unknown) => error,
+        );
+    } finally {
+      // Long after the caller was told: Redis now runs what was queued on the connection.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      redis.kill("SIGCONT");
+    }
+    expect(isHindsightError(failed) && failed.code).toBe("WORKING_MEMORY_UNAVAILABLE");
+    await expect
+      .poll(
+        async () =>
+          (await memory.workingGet({ session_id: session }).catch(() => undefined))?.items.map(
+            (item) => item.content,
+          ),
+        { timeout: 20_000 },
+      )
+      .toEqual(["before"]);
+    // And it works again.
+    await memory.workingAppend({ session_id: session, role: "user", content: "after" });
+    const { items } = await memory.workingGet({ session_id: session });
+    expect(items.map((item) => item.content)).toEqual(["before", "after"]);
+  }, 60_000);
+});

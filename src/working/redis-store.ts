@@ -57,6 +57,8 @@ export class RedisWorkingStore implements WorkingMemoryStore {
   /** One wait for a connection, shared by every call that arrives while there is none. */
   private connecting: Promise<void> | undefined;
   private readonly scripts: Record<"append" | "setBudget" | "compact" | "discard", Script>;
+  /** Redis's clock against ours, measured on the current connection. */
+  private clock: Promise<{ offsetMs: number; uncertaintyMs: number }> | undefined;
 
   constructor(
     private readonly client: RedisClient,
@@ -72,6 +74,8 @@ export class RedisWorkingStore implements WorkingMemoryStore {
       });
     });
     client.on("ready", () => {
+      // A new connection may be to another server (a failover): measure its clock again.
+      this.clock = undefined;
       if (!this.down) return;
       this.down = false;
       options.logger.info(`working memory's Redis at ${this.description} is back`);
@@ -94,14 +98,15 @@ export class RedisWorkingStore implements WorkingMemoryStore {
   }
 
   append(sessionId: string, item: NewWorkingItem, options: AppendOptions): Promise<number> {
-    return this.call("appending to working memory", async () =>
-      Number(
+    return this.call("appending to working memory", async (deadline) =>
+      written(
         await this.scripts.append(
           this.key(sessionId),
           item.id,
           encodeItem(item),
           options.ttlSeconds,
           options.budget ?? "",
+          deadline,
         ),
       ),
     );
@@ -128,30 +133,38 @@ export class RedisWorkingStore implements WorkingMemoryStore {
   setBudget(sessionId: string, budget: number, ttlSeconds: number): Promise<boolean> {
     return this.call(
       "setting a working-memory budget",
-      async () => (await this.scripts.setBudget(this.key(sessionId), budget, ttlSeconds)) === 1,
+      async (deadline) =>
+        written(await this.scripts.setBudget(this.key(sessionId), budget, ttlSeconds, deadline)) ===
+        1,
     );
   }
 
   compact(sessionId: string, compaction: Compaction): Promise<boolean> {
     return this.call(
       "compressing working memory",
-      async () =>
-        (await this.scripts.compact(
-          this.key(sessionId),
-          compaction.revision,
-          encodeSummary(compaction.summary),
-          compaction.ttlSeconds,
-          ...compaction.seqs,
-        )) === 1,
+      async (deadline) =>
+        written(
+          await this.scripts.compact(
+            this.key(sessionId),
+            compaction.revision,
+            encodeSummary(compaction.summary),
+            compaction.ttlSeconds,
+            deadline,
+            ...compaction.seqs,
+          ),
+        ) === 1,
     );
   }
 
   async discard(sessionId: string, snapshot: WorkingSession): Promise<void> {
-    await this.call("clearing working memory", () =>
-      this.scripts.discard(
-        this.key(sessionId),
-        snapshot.revision,
-        ...snapshot.items.map((item) => item.seq),
+    await this.call("clearing working memory", async (deadline) =>
+      written(
+        await this.scripts.discard(
+          this.key(sessionId),
+          snapshot.revision,
+          deadline,
+          ...snapshot.items.map((item) => item.seq),
+        ),
       ),
     );
   }
@@ -164,22 +177,36 @@ export class RedisWorkingStore implements WorkingMemoryStore {
     }
   }
 
-  private async call<T>(context: string, fn: () => Promise<T>): Promise<T> {
-    if (this.client.status !== "ready") {
-      this.connecting ??= this.connected().finally(() => {
-        this.connecting = undefined;
-      });
-      try {
-        await this.connecting;
-      } catch (error) {
-        throw this.failure(context, error);
-      }
-    }
+  /**
+   * Runs `fn` once connected, handing it the deadline of its write in Redis's clock: the
+   * caller gives up after timeoutMs, so a script must not start later than that, less a
+   * margin for the answer's way back and the clock offset's uncertainty.
+   */
+  private async call<T>(context: string, fn: (deadline: number) => Promise<T>): Promise<T> {
     try {
-      return await fn();
+      if (this.client.status !== "ready") {
+        this.connecting ??= this.connected().finally(() => {
+          this.connecting = undefined;
+        });
+        await this.connecting;
+      }
+      this.clock ??= this.measureClock();
+      const { offsetMs, uncertaintyMs } = await this.clock;
+      const margin = Math.min(this.options.timeoutMs / 2, 250 + uncertaintyMs);
+      return await fn(Math.floor(Date.now() + offsetMs + this.options.timeoutMs - margin));
     } catch (error) {
+      if (!(error instanceof HindsightError)) this.clock = undefined;
       throw this.failure(context, error);
     }
+  }
+
+  /** Redis's clock against ours (TIME, halfway through the round trip), once per connection. */
+  private async measureClock(): Promise<{ offsetMs: number; uncertaintyMs: number }> {
+    const sent = Date.now();
+    const [seconds, micros] = await this.client.time();
+    const received = Date.now();
+    const redisMs = Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
+    return { offsetMs: redisMs - (sent + received) / 2, uncertaintyMs: (received - sent) / 2 };
   }
 
   /** Waits for a connection, at most timeoutMs, failing at once when an attempt fails. */
@@ -208,6 +235,7 @@ export class RedisWorkingStore implements WorkingMemoryStore {
   }
 
   private failure(context: string, error: unknown): HindsightError {
+    if (error instanceof HindsightError) return error;
     const reason = error instanceof Error ? error.message : String(error);
     // A script error is a bug of ours, not an outage.
     const code =
@@ -220,4 +248,16 @@ export class RedisWorkingStore implements WorkingMemoryStore {
       { cause: error, details: { redis: this.description } },
     );
   }
+}
+
+/** A script's answer; -1 means it started after its deadline and changed nothing. */
+function written(reply: unknown): number {
+  const value = Number(reply);
+  if (value === -1) {
+    throw new HindsightError(
+      ErrorCode.WORKING_MEMORY_UNAVAILABLE,
+      "working memory's Redis answered too late; nothing was written",
+    );
+  }
+  return value;
 }
