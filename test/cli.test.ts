@@ -1,6 +1,7 @@
 /**
  * The built CLI, spawned as a user runs it, on every backend.
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -212,6 +213,21 @@ describe("hindsight CLI errors", () => {
     const line = result.stderr.trim().split("\n").at(-1)!;
     expect(JSON.parse(line).error.flag).toBe(flag);
     expect(json(await runCli(["stats", "--json"], env))).toMatchObject({ episodic: { total: 0 } });
+  });
+
+  it("refuses bad input before opening the store or loading the model", async () => {
+    // A data dir that does not exist yet and a model directory that does not exist at all:
+    // opening either would create the one or fail on the other (EMBEDDER_UNAVAILABLE).
+    const untouched = join(dataDir, "never-created");
+    const result = await runCli(["recall", "deploy", "--top-k", "500", "--layer", "episodic"], {
+      HINDSIGHT_DATA_DIR: untouched,
+      HINDSIGHT_EMBEDDER: "local",
+      HINDSIGHT_MODELS_DIR: join(dataDir, "no-models"),
+    });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain("INVALID_INPUT");
+    expect(result.stderr).toContain("top_k");
+    expect(existsSync(untouched)).toBe(false);
   });
 
   it("rejects an unknown command and an unknown embedder", async () => {

@@ -8,6 +8,9 @@ import { configFromEnv } from "../config/env.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { Logger } from "../core/ports.js";
 import { createHindsight, type Hindsight } from "../index.js";
+import { parseConfig } from "../parse-config.js";
+import { tenantConfig } from "../tenants/tenant.js";
+import { type LazyMemory, lazyMemory } from "./lazy-memory.js";
 import { type FlagNames, reportError } from "./output.js";
 
 export interface GlobalFlags {
@@ -38,18 +41,37 @@ export async function withHindsight(
   options: { json?: boolean },
   flagNames: FlagNames,
   body: (memory: Hindsight, logger: Logger) => Promise<void>,
+  /**
+   * "first-call" (default): opened on the body's first valid call, so bad input costs nothing.
+   * "now": opened before the body runs — servers (serve, mcp), which must fail at start when
+   * the store cannot open, and serve every call for long.
+   */
+  opening: "first-call" | "now" = "first-call",
 ): Promise<void> {
-  let memory: Hindsight | undefined;
+  let lazy: LazyMemory | undefined;
   try {
     const flags = command.optsWithGlobals<GlobalFlags>();
     const logger = stderrLogger(logLevel(flags));
-    memory = await createHindsight(configFromEnv(process.env, flags), { logger });
-    await body(memory, logger);
+    const input = configFromEnv(process.env, flags);
+    const parsed = parseConfig(input);
+    // Nothing is opened until the body's first call, and only once its input is valid.
+    lazy = lazyMemory(tenantConfig(parsed, parsed.tenant), () =>
+      createHindsight(input, { logger }),
+    );
+    if (opening === "now") {
+      // Opened through the same path (so it is closed below), then used directly.
+      await body(await lazy.open(), logger);
+    } else {
+      await body(lazy.memory, logger);
+    }
   } catch (error) {
     process.exitCode = reportError(error, options, flagNames);
   } finally {
-    await memory?.close().catch((error: unknown) => {
-      process.exitCode = reportError(error, options);
-    });
+    await lazy
+      ?.opened()
+      ?.close()
+      .catch((error: unknown) => {
+        process.exitCode = reportError(error, options);
+      });
   }
 }

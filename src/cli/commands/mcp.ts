@@ -9,8 +9,14 @@ export function registerMcp(program: Command): void {
     .action(async (_options: unknown, command: Command) => {
       // No --json here: stdout belongs to MCP, and errors before the server starts go to
       // stderr with an exit code, like every other command.
-      await withHindsight(command, {}, {}, async (memory, logger) => {
-        await runStdioServer(memory, logger);
-      });
+      await withHindsight(
+        command,
+        {},
+        {},
+        async (memory, logger) => {
+          await runStdioServer(memory, logger);
+        },
+        "now",
+      );
     });
 }

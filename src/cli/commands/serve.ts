@@ -92,49 +92,60 @@ export function registerServe(program: Command): void {
         process.exitCode = reportError(error, {}, FLAGS);
         return;
       }
-      await withHindsight(command, {}, FLAGS, async (memory, logger) => {
-        const env = process.env;
-        const apiKeys = apiKeysFromEnv(env, (path) => readFileSync(path, "utf8"));
-        const tenants = new TenantMemories(memory.config, memory, { logger });
-        const rateLimitPerMinute = parseRateLimit(env.HINDSIGHT_RATE_LIMIT);
-        const app = createHttpApp(memory, {
-          ...(apiKeys === undefined
-            ? {}
-            : { apiKeys, tenantMemory: (tenant) => tenants.get(tenant) }),
-          ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
-          allowedHosts: [options.host, ...(csv(env.HINDSIGHT_ALLOWED_HOSTS) ?? [])],
-          allowedOrigins: csv(env.HINDSIGHT_ALLOWED_ORIGINS) ?? [],
-          logger,
-        });
-        let server: RunningServer;
-        try {
-          server = await listen(app, { host: options.host, port });
-        } catch (error) {
-          throw bindError(error, options.host, port);
-        }
-        if (!apiKeys && !(LOOPBACK_HOSTS as readonly string[]).includes(hostnameOf(options.host))) {
-          logger.warn(
-            `listening on ${options.host} without an API key: anyone who can reach this port can read and change memories; set HINDSIGHT_API_KEY or HINDSIGHT_API_KEYS`,
+      await withHindsight(
+        command,
+        {},
+        FLAGS,
+        async (memory, logger) => {
+          const env = process.env;
+          const apiKeys = apiKeysFromEnv(env, (path) => readFileSync(path, "utf8"));
+          const tenants = new TenantMemories(memory.config, memory, { logger });
+          const rateLimitPerMinute = parseRateLimit(env.HINDSIGHT_RATE_LIMIT);
+          const app = createHttpApp(memory, {
+            ...(apiKeys === undefined
+              ? {}
+              : { apiKeys, tenantMemory: (tenant) => tenants.get(tenant) }),
+            ...(rateLimitPerMinute === undefined ? {} : { rateLimitPerMinute }),
+            allowedHosts: [options.host, ...(csv(env.HINDSIGHT_ALLOWED_HOSTS) ?? [])],
+            allowedOrigins: csv(env.HINDSIGHT_ALLOWED_ORIGINS) ?? [],
+            logger,
+          });
+          let server: RunningServer;
+          try {
+            server = await listen(app, { host: options.host, port });
+          } catch (error) {
+            throw bindError(error, options.host, port);
+          }
+          if (
+            !apiKeys &&
+            !(LOOPBACK_HOSTS as readonly string[]).includes(hostnameOf(options.host))
+          ) {
+            logger.warn(
+              `listening on ${options.host} without an API key: anyone who can reach this port can read and change memories; set HINDSIGHT_API_KEY or HINDSIGHT_API_KEYS`,
+            );
+          }
+          process.stderr.write(`hindsight: listening on ${server.url} (REST /v1, MCP /mcp)\n`);
+          // Maintenance and consolidation (HINDSIGHT_MAINTAIN_INTERVAL, …_CONSOLIDATE_INTERVAL)
+          // of every tenant's store, not only of those that had a request.
+          const tenantNames = new Set([
+            DEFAULT_TENANT,
+            ...[...(apiKeys?.values() ?? [])].map((holder) => holder.tenant),
+          ]);
+          const schedule = startLifecycleSchedule(
+            () => [...tenantNames].map((tenant) => tenants.get(tenant)),
+            memory.config.lifecycle.schedule,
+            logger,
           );
-        }
-        process.stderr.write(`hindsight: listening on ${server.url} (REST /v1, MCP /mcp)\n`);
-        // Maintenance and consolidation (HINDSIGHT_MAINTAIN_INTERVAL, …_CONSOLIDATE_INTERVAL)
-        // of every tenant's store, not only of those that had a request.
-        const tenantNames = new Set([
-          DEFAULT_TENANT,
-          ...[...(apiKeys?.values() ?? [])].map((holder) => holder.tenant),
-        ]);
-        const schedule = startLifecycleSchedule(
-          () => [...tenantNames].map((tenant) => tenants.get(tenant)),
-          memory.config.lifecycle.schedule,
-          logger,
-        );
-        if (schedule.jobs.length > 0) logger.info(`scheduled: ${schedule.jobs.join(", ")}`);
-        const signal = await nextSignal();
-        process.stderr.write(`hindsight: ${signal}: finishing requests in flight, then stopping\n`);
-        await schedule.stop();
-        await server.close();
-        await tenants.close();
-      });
+          if (schedule.jobs.length > 0) logger.info(`scheduled: ${schedule.jobs.join(", ")}`);
+          const signal = await nextSignal();
+          process.stderr.write(
+            `hindsight: ${signal}: finishing requests in flight, then stopping\n`,
+          );
+          await schedule.stop();
+          await server.close();
+          await tenants.close();
+        },
+        "now",
+      );
     });
 }

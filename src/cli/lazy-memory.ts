@@ -1,0 +1,103 @@
+/**
+ * The memory a CLI command works with, opened on its first valid call: the command's input is
+ * checked against the operation's schema before anything is opened, so a bad flag is refused
+ * in milliseconds instead of after the store and the embedding model have loaded (3–7 s and
+ * ~400 MB). A command that fails before calling anything opens nothing.
+ */
+import type { z } from "zod";
+import type { MemoryApi } from "../core/memory-api.js";
+import {
+  AuditInput,
+  ConsolidateInput,
+  FeedbackInput,
+  ForgetInput,
+  MaintainInput,
+  MemoryIdInput,
+  RecallInput,
+  StatsInput,
+  StoreEpisodicInput,
+  StoreSemanticInput,
+  SummarizeInput,
+} from "../core/schemas.js";
+import {
+  GrantInput,
+  GroupsInput,
+  QuarantineInput,
+  ReviewInput,
+  SetTrustInput,
+} from "../core/sharing/schemas.js";
+import { validate } from "../core/validate.js";
+import {
+  WorkingAppendInput,
+  WorkingCompressInput,
+  WorkingEndInput,
+  WorkingGetInput,
+} from "../core/working/schemas.js";
+import type { Hindsight } from "../index.js";
+
+/** The schema of each operation's input; the service validates again (the library's path). */
+const INPUTS: Partial<Record<keyof MemoryApi, z.ZodType>> = {
+  storeEpisodic: StoreEpisodicInput,
+  storeSemantic: StoreSemanticInput,
+  recall: RecallInput,
+  forget: ForgetInput,
+  audit: AuditInput,
+  summarize: SummarizeInput,
+  stats: StatsInput,
+  maintain: MaintainInput,
+  consolidate: ConsolidateInput,
+  feedback: FeedbackInput,
+  restore: MemoryIdInput,
+  history: MemoryIdInput,
+  workingAppend: WorkingAppendInput,
+  workingGet: WorkingGetInput,
+  workingCompress: WorkingCompressInput,
+  workingEnd: WorkingEndInput,
+  grant: GrantInput,
+  revoke: GrantInput,
+  groups: GroupsInput,
+  setTrust: SetTrustInput,
+  quarantined: QuarantineInput,
+  review: ReviewInput,
+};
+
+export interface LazyMemory {
+  memory: Hindsight;
+  /** Opens it now (once). */
+  open(): Promise<Hindsight>;
+  /** The memory if a call opened it; closing is then the caller's. */
+  opened(): Hindsight | undefined;
+}
+
+export function lazyMemory(
+  config: Hindsight["config"],
+  open: () => Promise<Hindsight>,
+): LazyMemory {
+  let real: Promise<Hindsight> | undefined;
+  let settled: Hindsight | undefined;
+  const get = () => {
+    real ??= open().then((memory) => {
+      settled = memory;
+      return memory;
+    });
+    return real;
+  };
+  const memory = new Proxy({} as Hindsight, {
+    get(_target, name) {
+      if (name === "config") return config;
+      if (name === "then") return undefined; // not a promise
+      return async (...args: unknown[]) => {
+        const schema = INPUTS[name as keyof MemoryApi];
+        // Validation is idempotent: what passes here passes the service's own check.
+        if (schema) validate(schema, args[0] ?? {});
+        const opened = await get();
+        const method = (opened as unknown as Record<string, (...a: unknown[]) => unknown>)[
+          name as string
+        ];
+        if (typeof method !== "function") throw new TypeError(`no operation ${String(name)}`);
+        return method.apply(opened, args);
+      };
+    },
+  });
+  return { memory, open: get, opened: () => settled };
+}
