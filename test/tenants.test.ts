@@ -247,3 +247,36 @@ describe("tenants from the command line", () => {
     }
   }, 60_000);
 });
+
+describe("idle tenants", () => {
+  it("are closed after their idle time and opened again by their next call, keeping their memories", async () => {
+    const { mkdtemp, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dataDir = await mkdtemp(join(tmpdir(), "hindsight-idle-"));
+    const memory = await createHindsight({ dataDir, embedder: { kind: "hash" } });
+    const registry = new TenantMemories(
+      memory.config,
+      memory,
+      { logger: silentLogger },
+      { idleMs: 300 },
+    );
+    try {
+      const acme = await registry.get("acme");
+      await acme.storeEpisodic({
+        task_type: "t",
+        summary: "kept across a close",
+        outcome: "success",
+      });
+      expect(registry.openCount).toBe(1);
+      await expect.poll(() => registry.openCount, { timeout: 10_000 }).toBe(0);
+      // The same handle opens it again, with what it held.
+      expect((await acme.stats()).episodic.total).toBe(1);
+      expect(registry.openCount).toBe(1);
+    } finally {
+      await registry.close();
+      await memory.close();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 60_000);
+});

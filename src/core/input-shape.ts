@@ -40,9 +40,9 @@ export function inputProblem(input: unknown): InputProblem | undefined {
       };
     }
     if (Array.isArray(value)) {
-      value.forEach((child, position) =>
-        queue.push({ value: child, path: [...path, String(position)] }),
-      );
+      for (const [position, child] of value.entries()) {
+        queue.push({ value: child, path: [...path, String(position)] });
+      }
       continue;
     }
     for (const key of Object.keys(value)) {

@@ -92,48 +92,101 @@ async function createSchema(
   }
 }
 
+/**
+ * One pool per database (connection string and limits) for the whole process, shared by every
+ * tenant's store: each tenant's schema is set on a connection when it is checked out for that
+ * tenant. A pool per tenant let six busy tenants take 60 connections and exhaust the server's
+ * max_connections; now the process never holds more than `maxConnections` however many
+ * tenants it serves.
+ */
+interface SharedPool {
+  pool: import("pg").Pool;
+  users: number;
+  /** The schema each connection's search_path is set to ("" for the connection's default). */
+  schemaOf: WeakMap<PoolClient, string>;
+}
+
+const POOLS = new Map<string, SharedPool>();
+
+function sharedPool(
+  pg: typeof import("pg").default,
+  options: PostgresOptions,
+  timeoutMs: number,
+): { shared: SharedPool; release: () => Promise<void> } {
+  const max = options.maxConnections ?? 10;
+  const key = JSON.stringify([options.connectionString, max, timeoutMs]);
+  let shared = POOLS.get(key);
+  if (!shared) {
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max,
+      connectionTimeoutMillis: timeoutMs,
+      // Client-side: a frozen server never answers, so a server-side statement_timeout alone
+      // would wait forever too.
+      query_timeout: timeoutMs,
+    });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on("error", (error) =>
+      options.logger.warn("postgres connection error", { error: error.message }),
+    );
+    shared = { pool, users: 0, schemaOf: new WeakMap() };
+    POOLS.set(key, shared);
+  }
+  shared.users++;
+  const owned = shared;
+  let released = false;
+  return {
+    shared: owned,
+    release: async () => {
+      if (released) return;
+      released = true;
+      owned.users--;
+      if (owned.users === 0) {
+        POOLS.delete(key);
+        await owned.pool.end();
+      }
+    },
+  };
+}
+
 export async function openPostgres(options: PostgresOptions): Promise<SqlDriver> {
   // Loaded on demand so the embedded path never loads the network driver.
   const { default: pg } = await import("pg");
   if (options.schema) await createSchema(pg, options.connectionString, options.schema);
   const timeoutMs = options.timeoutMs ?? 60_000;
-  const pool = new pg.Pool({
-    connectionString: options.connectionString,
-    max: options.maxConnections ?? 10,
-    connectionTimeoutMillis: timeoutMs,
-    // Client-side: a frozen server never answers, so a server-side statement_timeout alone
-    // would wait forever too.
-    query_timeout: timeoutMs,
-  });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on("error", (error) =>
-    options.logger.warn("postgres connection error", { error: error.message }),
-  );
+  const { shared, release } = sharedPool(pg, options, timeoutMs);
+  const { pool, schemaOf } = shared;
   const description = `postgres:${redactUrl(options.connectionString)}${options.schema ? ` schema ${options.schema}` : ""}`;
-  // Every client gets the search settings once, before its first query; with a schema, its
-  // search_path too, set here rather than as a connection option, which a DATABASE_URL's own
-  // `options` would override. Extensions (pgvector's types) stay reachable in public.
-  const settings = options.schema
-    ? `SET search_path TO ${options.schema}, public; ${SEARCH_SETTINGS}`
-    : SEARCH_SETTINGS;
-  const prepared = new WeakSet<PoolClient>();
+  // Every client gets the search settings once, before its first query, and the search_path
+  // of the tenant it is checked out for whenever that changes — set here rather than as a
+  // connection option, which a DATABASE_URL's own `options` would override; RESET goes back to
+  // the connection's own default. Extensions (pgvector's types) stay reachable in public.
+  const wanted = options.schema ?? "";
+  const searchPath = options.schema
+    ? `SET search_path TO ${options.schema}, public`
+    : "RESET search_path";
   const checkout = async (): Promise<PoolClient> => {
     const client = await pool.connect();
-    if (!prepared.has(client)) {
-      // The pool listens for errors only on idle clients. A connection dying while a client is
-      // checked out (the server restarting) is reported to the running query as well, so the
-      // event itself only needs logging; without a listener it would crash the process.
-      client.on("error", (error) =>
-        options.logger.warn("postgres connection lost", { error: error.message }),
-      );
-      try {
-        await client.query(settings);
-      } catch (error) {
-        client.release(error as Error);
-        throw error;
+    const current = schemaOf.get(client);
+    if (current === wanted) return client;
+    try {
+      if (current === undefined) {
+        // The pool listens for errors only on idle clients. A connection dying while a client
+        // is checked out (the server restarting) is reported to the running query as well, so
+        // the event itself only needs logging; without a listener it would crash the process.
+        client.on("error", (error) =>
+          options.logger.warn("postgres connection lost", { error: error.message }),
+        );
+        await client.query(`${searchPath}; ${SEARCH_SETTINGS}`);
+      } else {
+        await client.query(searchPath);
       }
-      prepared.add(client);
+    } catch (error) {
+      schemaOf.delete(client);
+      client.release(error as Error);
+      throw error;
     }
+    schemaOf.set(client, wanted);
     return client;
   };
   const withClient = async <T>(fn: (client: PoolClient) => Promise<T>): Promise<T> => {
@@ -196,6 +249,6 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
         client.release(broken);
       }
     },
-    close: () => pool.end(),
+    close: release,
   };
 }

@@ -99,4 +99,4 @@ export function breakMarkers(text: string, words: readonly string[]): string {
 }
 
 /** Line breaks as a reader sees them, including the Unicode line and paragraph separators. */
-export const LINE_BREAK = /\r\n?|[\n\u2028\u2029\u0085\u000b\u000c]/u;
+export const LINE_BREAK = /\r\n?|[\n\v\f\u0085\u2028\u2029]/u;

@@ -99,7 +99,21 @@ export function registerServe(program: Command): void {
         async (memory, logger) => {
           const env = process.env;
           const apiKeys = apiKeysFromEnv(env, (path) => readFileSync(path, "utf8"));
-          const tenants = new TenantMemories(memory.config, memory, { logger });
+          const idle = env.HINDSIGHT_TENANT_IDLE_MS;
+          const idleMs = idle === undefined ? undefined : Number(idle);
+          if (idleMs !== undefined && !(Number.isInteger(idleMs) && idleMs >= 0)) {
+            throw new HindsightError(
+              ErrorCode.CONFIG_INVALID,
+              `HINDSIGHT_TENANT_IDLE_MS: '${idle}' is not a whole number of milliseconds`,
+              { field: "HINDSIGHT_TENANT_IDLE_MS" },
+            );
+          }
+          const tenants = new TenantMemories(
+            memory.config,
+            memory,
+            { logger },
+            idleMs === undefined ? {} : { idleMs },
+          );
           const rateLimitPerMinute = parseRateLimit(env.HINDSIGHT_RATE_LIMIT);
           const app = createHttpApp(memory, {
             ...(apiKeys === undefined
