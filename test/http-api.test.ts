@@ -1010,10 +1010,7 @@ describe("Host and Origin checks", () => {
       method: "tools/call",
       params: { name: "memory_stats", arguments: {} },
     }));
-    const reply = await call(base, "POST", "/mcp", {
-      headers: mcpHeaders,
-      body: [initialize, ...batch],
-    });
+    const reply = await call(base, "POST", "/mcp", { headers: mcpHeaders, body: batch });
     expect(reply.status).toBe(400);
     expect(reply.body).toMatchObject({ jsonrpc: "2.0", error: { code: -32600 } });
     // A single message, bare or as a batch of one, is answered.
