@@ -76,7 +76,10 @@ class SharedDirectory {
   private async connect(): Promise<Backend> {
     const { dataDir, logger } = this.options;
     const socketPath = await memorySocketPath(dataDir);
-    const deadline = Date.now() + this.options.lockTimeoutMs;
+    // Restarted whenever the directory changes hands: churning one-off owners are progress,
+    // and must not run a waiter out of time (see acquireDirLock).
+    let deadline = Date.now() + this.options.lockTimeoutMs;
+    let lastHolder: string | undefined;
     for (;;) {
       const lock = await tryLock(dataDir);
       if (lock) return this.becomeOwner(lock, socketPath);
@@ -88,8 +91,12 @@ class SharedDirectory {
         return { api: client.memory, role: "client", close: () => client.close() };
       }
       // The owner holds the lock but is not serving yet (still opening), or just left.
+      const owner = await askOwner(await lockAddress(dataDir));
+      if (owner?.holder !== undefined && owner.holder !== lastHolder) {
+        if (lastHolder !== undefined) deadline = Date.now() + this.options.lockTimeoutMs;
+        lastHolder = owner.holder;
+      }
       if (Date.now() >= deadline) {
-        const owner = await askOwner(await lockAddress(dataDir));
         throw new HindsightError(
           ErrorCode.DATA_DIR_IN_USE,
           `data directory ${dataDir} is in use by ${owner ? `process ${owner.pid}` : "another process"}, which does not answer`,

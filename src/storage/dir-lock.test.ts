@@ -13,7 +13,7 @@ describe("data directory lock", () => {
   it("lets one holder in and names it to the next", async () => {
     const dir = await tempDir();
     const lock = await acquireDirLock(dir, { timeoutMs: 0 });
-    expect(await askOwner(lock.address)).toEqual({ pid: process.pid });
+    expect(await askOwner(lock.address)).toEqual({ pid: process.pid, holder: expect.any(String) });
     await expect(acquireDirLock(dir, { timeoutMs: 200, pollMs: 20 })).rejects.toMatchObject({
       code: "DATA_DIR_IN_USE",
       message: expect.stringContaining(`process ${process.pid}`),
@@ -54,5 +54,35 @@ describe("data directory lock", () => {
     await new Promise((resolve) => child.once("exit", resolve));
     const lock = await acquireDirLock(dir, { timeoutMs: 2_000, pollMs: 20 });
     await lock.release();
+  });
+});
+
+describe("a directory changing hands", () => {
+  it("keeps a waiter waiting while owners come and go, instead of running it out of time", async () => {
+    const { mkdtemp, rm } = await import("node:fs/promises");
+    const { tmpdir } = await import("node:os");
+    const { join } = await import("node:path");
+    const dir = await mkdtemp(join(tmpdir(), "hindsight-churn-"));
+    try {
+      // Four one-off owners, each holding the directory 300 ms and handing it straight on.
+      let lock = await acquireDirLock(dir, { timeoutMs: 0 });
+      const churn = (async () => {
+        for (let owner = 1; owner < 4; owner++) {
+          await new Promise((resolve) => setTimeout(resolve, 300));
+          await lock.release();
+          lock = await acquireDirLock(dir, { timeoutMs: 0 });
+        }
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await lock.release();
+      })();
+      const started = Date.now();
+      // 500 ms is less than the 1.2 s of churn, but more than any one owner's tenure.
+      const waiter = await acquireDirLock(dir, { timeoutMs: 500, pollMs: 50 });
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+      await waiter.release();
+      await churn;
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -10,7 +10,7 @@
  * removed when nobody answers on it. A later process waits a bounded time, then fails with
  * DATA_DIR_IN_USE naming the owner's process id.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { realpath, rm } from "node:fs/promises";
 import { createConnection, createServer, type Server } from "node:net";
 import { join } from "node:path";
@@ -32,6 +32,11 @@ export interface DirLockOptions {
 
 interface Hello {
   pid: number;
+  /**
+   * Which tenure of the lock this is (a random id per acquisition): a waiter that sees it
+   * change knows the directory changed hands, even between two owners in one process.
+   */
+  holder?: string;
 }
 
 export async function lockAddress(dir: string): Promise<string> {
@@ -81,7 +86,14 @@ export function askOwner(address: string, timeoutMs = 1000): Promise<Hello | und
       if (newline < 0) return;
       try {
         const hello = JSON.parse(buffer.slice(0, newline)) as Partial<Hello>;
-        done(typeof hello.pid === "number" ? { pid: hello.pid } : undefined);
+        done(
+          typeof hello.pid === "number"
+            ? {
+                pid: hello.pid,
+                ...(typeof hello.holder === "string" ? { holder: hello.holder } : {}),
+              }
+            : undefined,
+        );
       } catch {
         done(undefined);
       }
@@ -92,11 +104,16 @@ export function askOwner(address: string, timeoutMs = 1000): Promise<Hello | und
 export async function acquireDirLock(dir: string, options: DirLockOptions): Promise<DirLock> {
   const address = await lockAddress(dir);
   const pollMs = options.pollMs ?? 100;
-  const deadline = Date.now() + options.timeoutMs;
+  const holder = randomUUID();
+  // The wait is for one owner to go away: while the directory keeps changing hands (one-off
+  // CLI writers, each owning it for a moment), the waiter is making progress, and its time
+  // starts again with each new owner instead of running out under load.
+  let deadline = Date.now() + options.timeoutMs;
+  let lastHolder: string | undefined;
   const server = createServer((socket) => {
     // The asker may hang up before the greeting is written; that is not our failure.
     socket.on("error", () => socket.destroy());
-    socket.end(`${JSON.stringify({ hindsight: 1, pid: process.pid })}\n`);
+    socket.end(`${JSON.stringify({ hindsight: 1, pid: process.pid, holder })}\n`);
   });
   server.unref(); // holding the lock must not keep the process alive
   for (;;) {
@@ -114,6 +131,10 @@ export async function acquireDirLock(dir: string, options: DirLockOptions): Prom
       // A socket file nobody answers on was left by a process that died.
       await rm(address, { force: true });
       continue;
+    }
+    if (owner?.holder !== undefined && owner.holder !== lastHolder) {
+      if (lastHolder !== undefined) deadline = Date.now() + options.timeoutMs;
+      lastHolder = owner.holder;
     }
     if (Date.now() >= deadline) {
       const who = owner ? `process ${owner.pid}` : "another process";
