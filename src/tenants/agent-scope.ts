@@ -8,12 +8,41 @@
  * agent, so an agent can neither promote its own writes out of quarantine nor rate its own
  * sources.
  */
-import type { z } from "zod";
+import { createHash } from "node:crypto";
+import { z } from "zod";
 import { ErrorCode, HindsightError, notFound } from "../core/errors.js";
 import type { MemoryApi } from "../core/memory-api.js";
 import { FeedbackInput, ForgetInput, MemoryIdInput, SummarizeInput } from "../core/schemas.js";
 import { permissionDenied } from "../core/sharing/sharing.js";
 import { validate } from "../core/validate.js";
+
+/**
+ * The id a memory an agent names `id` is stored under: a name-based UUID (version 5) of the
+ * agent and the id. Memory ids are one space for the whole tenant, so an id the caller chose
+ * that another agent's memory already has would be answered as a retried store — telling the
+ * caller that the memory exists. In its own space an agent can collide only with itself, and
+ * a retry with the same id still lands on the same memory.
+ */
+export function agentMemoryId(agent: string, id: string): string {
+  const bytes = createHash("sha1").update(`hindsight-agent-id\0${agent}\0${id}`).digest();
+  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = bytes.subarray(0, 16).toString("hex");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+const UUID = z.uuid();
+
+/** A write's input as the agent's: its agent_id, and a chosen id in the agent's own space. */
+function asAgentWrite(input: unknown, agent: string): unknown {
+  const scoped = asAgent(input, agent);
+  if (scoped === null || typeof scoped !== "object") return scoped;
+  const id = (scoped as { id?: unknown }).id;
+  // Only a valid id is mapped: an invalid one must reach the schema and be refused as given.
+  return typeof id === "string" && UUID.safeParse(id).success
+    ? { ...scoped, id: agentMemoryId(agent, id) }
+    : scoped;
+}
 
 /** The input with agent_id set to the key's agent; another agent named there is refused. */
 function asAgent(input: unknown, agent: string): unknown {
@@ -70,12 +99,12 @@ export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
       return run(input);
     };
   return {
-    storeEpisodic: (input) => memory.storeEpisodic(asAgent(input, agent)),
+    storeEpisodic: (input) => memory.storeEpisodic(asAgentWrite(input, agent)),
     storeEpisodicBatch: (inputs) =>
       memory.storeEpisodicBatch(
-        Array.isArray(inputs) ? inputs.map((item) => asAgent(item, agent)) : inputs,
+        Array.isArray(inputs) ? inputs.map((item) => asAgentWrite(item, agent)) : inputs,
       ),
-    storeSemantic: (input) => memory.storeSemantic(asAgent(input, agent), { agent }),
+    storeSemantic: (input) => memory.storeSemantic(asAgentWrite(input, agent), { agent }),
     recall: (input) => memory.recall(asAgent(input, agent)),
     summarize: async (input) => {
       // A recall's scope, or whose working-memory session: the key's agent either way.
