@@ -175,23 +175,4 @@ describe("a data dir that cannot hold a store", () => {
       message: expect.stringContaining(why),
     });
   });
-
-  it.runIf(asRoot)("is refused when the user may not write in it", async () => {
-    const dataDir = join(base, "read-only");
-    await mkdir(dataDir, { mode: 0o500 });
-    await chmod(dataDir, 0o500);
-    const { chown } = await import("node:fs/promises");
-    await chown(dataDir, NOBODY, NOBODY);
-    const script = `import("${join(process.cwd(), "dist/index.js")}").then((m) => m.createHindsight({ dataDir: ${JSON.stringify(dataDir)}, embedder: { kind: "hash" } })).then(() => console.log("opened"), (e) => console.log(e.code, e.message))`;
-    const { stdout } = await run("setpriv", [
-      `--reuid=${NOBODY}`,
-      `--regid=${NOBODY}`,
-      "--clear-groups",
-      process.execPath,
-      "-e",
-      script,
-    ]);
-    expect(stdout).toContain("CONFIG_INVALID HINDSIGHT_DATA_DIR:");
-    expect(stdout).toContain("is not writable");
-  });
 });
