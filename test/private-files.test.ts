@@ -176,3 +176,24 @@ describe("a data dir that cannot hold a store", () => {
     });
   });
 });
+
+describe("files PGlite creates while the store is open", () => {
+  it("are made private without waiting for the store to close", async () => {
+    const { openPGlite } = await import("../src/storage/pglite.js");
+    const dataDir = join(base, "open");
+    const logger = { debug() {}, info() {}, warn() {}, error() {} };
+    const driver = await openPGlite({ dataDir, logger, privateSweepMs: 100 });
+    try {
+      // New relations: new files, written 0666 by PGlite.
+      await driver.exec("CREATE TABLE sweep_a (x int); CREATE TABLE sweep_b (y text)");
+      await driver.query("INSERT INTO sweep_a VALUES (1)");
+      await expect
+        .poll(async () => (await modesUnder(dataDir)).filter(({ mode }) => (mode & 0o077) !== 0), {
+          timeout: 10_000,
+        })
+        .toEqual([]);
+    } finally {
+      await driver.close();
+    }
+  });
+});

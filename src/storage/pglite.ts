@@ -15,6 +15,12 @@ export interface PGliteOptions {
    */
   dataDir: string;
   logger: Logger;
+  /**
+   * How often files PGlite has created since are made private while it is open (default 30 s;
+   * it writes them 0666). They are inside the 0700 directory meanwhile, out of other users'
+   * reach; this keeps the files themselves at 0600 too.
+   */
+  privateSweepMs?: number;
 }
 
 export const IN_MEMORY = "memory://";
@@ -54,16 +60,29 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
   })) as unknown as PGliteLike;
   await db.exec(SEARCH_SETTINGS);
   // PGlite writes its files 0666 whatever the umask. The data directory is 0700, which keeps
-  // other users out; the files are made 0600 too, at close (~20 ms for a new store's ~1,000
-  // files, off every answer's path) and at open for a store made before.
+  // other users out; the files are made 0600 too: every privateSweepMs while open and at close
+  // (~20 ms for a new store's ~1,000 files, off every answer's path), and at open for a store
+  // made before.
   const makePrivate = () => (inMemory ? Promise.resolve() : makeTreePrivate(options.dataDir));
   if (madeShared) await makePrivate();
+  const sweep = inMemory
+    ? undefined
+    : setInterval(() => {
+        makePrivate().catch((error: unknown) =>
+          options.logger.warn("could not make the store's new files private", {
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        );
+      }, options.privateSweepMs ?? 30_000);
+  // The sweep must not keep the process alive.
+  sweep?.unref();
   return {
     description: inMemory ? "pglite:memory" : `pglite:${options.dataDir}`,
     ...executor(db),
     transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
     exclusive: inProcessExclusive(),
     close: async () => {
+      clearInterval(sweep);
       await db.close();
       await makePrivate();
     },
