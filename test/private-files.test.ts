@@ -93,34 +93,38 @@ describe("an embedded store's files", () => {
 });
 
 describe("the socket fallback folder in the temp directory", () => {
-  const deepDataDir = (root: string) => join(root, "d".repeat(60), "e".repeat(60));
-
-  it("is the user's own and private", async () => {
-    const dataDir = deepDataDir(base);
+  /**
+   * Runs `fn` with a data dir too deep for a socket path and TMPDIR set to a sticky, world-
+   * writable folder of the test's own (like /tmp), then restores TMPDIR.
+   */
+  const withTmpdir = async (fn: (dataDir: string, tmp: string) => Promise<void>) => {
+    const dataDir = join(base, "d".repeat(60), "e".repeat(60));
     await mkdir(dataDir, { recursive: true });
+    const tmp = join(base, "tmp");
+    await mkdir(tmp);
+    await chmod(tmp, 0o1777);
     const previous = process.env.TMPDIR;
-    process.env.TMPDIR = join(base, "tmp");
+    process.env.TMPDIR = tmp;
     try {
-      await mkdir(process.env.TMPDIR, { mode: 0o1777 });
-      const socket = await memorySocketPath(dataDir);
-      const folder = join(process.env.TMPDIR, `hindsight-${userInfo().uid}`);
-      expect(socket.startsWith(folder)).toBe(true);
-      expect((await lstat(folder)).mode & 0o777).toBe(0o700);
+      await fn(dataDir, tmp);
     } finally {
       if (previous === undefined) delete process.env.TMPDIR;
       else process.env.TMPDIR = previous;
     }
+  };
+
+  it("is the user's own and private", async () => {
+    await withTmpdir(async (dataDir, tmp) => {
+      const socket = await memorySocketPath(dataDir);
+      const folder = join(tmp, `hindsight-${userInfo().uid}`);
+      expect(socket.startsWith(folder)).toBe(true);
+      expect((await lstat(folder)).mode & 0o777).toBe(0o700);
+    });
   });
 
   it.runIf(asRoot)("is refused when another user made it first", async () => {
-    const dataDir = deepDataDir(base);
-    await mkdir(dataDir, { recursive: true });
-    const previous = process.env.TMPDIR;
-    process.env.TMPDIR = join(base, "tmp");
-    try {
-      await mkdir(process.env.TMPDIR, { mode: 0o1777 });
-      await chmod(process.env.TMPDIR, 0o1777);
-      const folder = join(process.env.TMPDIR, `hindsight-${userInfo().uid}`);
+    await withTmpdir(async (dataDir, tmp) => {
+      const folder = join(tmp, `hindsight-${userInfo().uid}`);
       // The squatter prepares the folder before the user's first run.
       expect(await asNobody("mkdir", ["-m", "0777", folder])).toBe(true);
       await expect(memorySocketPath(dataDir)).rejects.toMatchObject({
@@ -133,10 +137,7 @@ describe("the socket fallback folder in the temp directory", () => {
       await chmod(folder, 0o777);
       await memorySocketPath(dataDir);
       expect((await lstat(folder)).mode & 0o777).toBe(0o700);
-    } finally {
-      if (previous === undefined) delete process.env.TMPDIR;
-      else process.env.TMPDIR = previous;
-    }
+    });
   });
 });
 

@@ -21,6 +21,20 @@ import { BACKENDS } from "./support/backends.js";
 import { json, runCli } from "./support/cli.js";
 import { openLifecycleService } from "./support/lifecycle.js";
 
+/** A JSON request to a real server with a bearer key; its status and parsed body. */
+function keyedCaller(base: string) {
+  return async (key: string, method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${base}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
+    const reply: any = await response.json();
+    return { status: response.status, body: reply };
+  };
+}
+
 const SEED = Number(process.env.FUZZ_SEED ?? 20261201);
 
 const GROUP = "support-team";
@@ -639,16 +653,7 @@ describe("shared memory through MCP and the CLI", () => {
       "test",
     );
     const server = await listen(createHttpApp(memory, { apiKeys }), { host: "127.0.0.1", port: 0 });
-    const call = async (key: string, method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${server.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
-      const reply: any = await response.json();
-      return { status: response.status, body: reply };
-    };
+    const call = keyedCaller(server.url);
     const client = new Client({ name: "hindsight-test", version: "0.0.0" });
     try {
       expect(
@@ -827,16 +832,7 @@ describe("shared memory through MCP and the CLI", () => {
       "test",
     );
     const server = await listen(createHttpApp(memory, { apiKeys }), { host: "127.0.0.1", port: 0 });
-    const call = async (key: string, method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${server.url}${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      });
-      // biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field
-      const reply: any = await response.json();
-      return { status: response.status, body: reply };
-    };
+    const call = keyedCaller(server.url);
     try {
       // Working-memory sessions belong to their agent: another agent's key cannot read,
       // append to, compress or end them, nor tell them from sessions that do not exist.

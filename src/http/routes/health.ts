@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { errorResponse } from "../errors.js";
 import { json, type RouteSpec } from "../route.js";
@@ -22,17 +21,16 @@ export const healthRoute: RouteSpec = {
   handle: async (c, { memory }) => {
     // An orchestrator needs an answer, not a hung probe: a store that does not answer within
     // HEALTH_TIMEOUT_MS is reported down, whatever the database timeout is.
-    const deadline = new AbortController();
+    let timer: NodeJS.Timeout | undefined;
     const answered = await Promise.race([
       memory.ping().then(
         () => "ok" as const,
         () => "failed" as const,
       ),
-      sleep(HEALTH_TIMEOUT_MS, "timeout" as const, { signal: deadline.signal }).catch(
-        () => "ok" as const,
-      ),
-    ]);
-    deadline.abort();
+      new Promise<"timeout">((resolve) => {
+        timer = setTimeout(() => resolve("timeout"), HEALTH_TIMEOUT_MS);
+      }),
+    ]).finally(() => clearTimeout(timer));
     if (answered === "timeout") {
       return errorResponse(
         c,
