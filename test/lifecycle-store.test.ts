@@ -207,9 +207,13 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       expect(outcomes.sources.sort()).toEqual([...ids].sort());
       expect(outcomes.value).toMatch(/8 succeeded \(67%\), 4 failed \(33%\)/);
       expect(outcomes.value).toMatch(/statistical summary, no language model/);
-      const failures = result.created.find((c) => c.key.startsWith("Failed deploy"))!;
-      expect(failures.value).toMatch(/"8080" \(4 of 4\)/);
+      const failures = result.created.find((c) => c.key.startsWith("deploy fails"))!;
+      expect(failures.key).toBe(
+        "deploy fails when: port 8080 already in use (4 of 4 failures, 0 of 8 successes)",
+      );
       expect(failures.sources).toHaveLength(4);
+      const working = result.created.find((c) => c.key.startsWith("deploy succeeds"))!;
+      expect(working.key).toMatch(/^deploy succeeds when: running the migrations/);
 
       const [stored] = await memory.store.getMany("semantic", [outcomes.id]);
       expect(stored).toMatchObject({
