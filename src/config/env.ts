@@ -135,6 +135,12 @@ function llmFromEnv(env: Env): HindsightConfigInput["llm"] {
   const summaryModel = env.HINDSIGHT_LLM_SUMMARY_MODEL?.trim() || undefined;
   const timeoutMs = number(env, "HINDSIGHT_LLM_TIMEOUT_MS");
   const maxRetries = number(env, "HINDSIGHT_LLM_MAX_RETRIES");
+  const breakerFailures = number(env, "HINDSIGHT_LLM_BREAKER_FAILURES");
+  const breakerCooldownMs = number(env, "HINDSIGHT_LLM_BREAKER_COOLDOWN_MS");
+  const breaker = {
+    ...(breakerFailures === undefined ? {} : { failures: breakerFailures }),
+    ...(breakerCooldownMs === undefined ? {} : { cooldownMs: breakerCooldownMs }),
+  };
   return {
     provider: "openai",
     ...(baseUrl ? { baseUrl } : {}),
@@ -143,6 +149,7 @@ function llmFromEnv(env: Env): HindsightConfigInput["llm"] {
     ...(summaryModel ? { summaryModel } : {}),
     ...(timeoutMs === undefined ? {} : { timeoutMs }),
     ...(maxRetries === undefined ? {} : { maxRetries }),
+    ...(Object.keys(breaker).length > 0 ? { breaker } : {}),
   };
 }
 

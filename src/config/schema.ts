@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { DEFAULT_LIFECYCLE as L } from "../core/lifecycle/settings.js";
+import { DEFAULT_BREAKER } from "../core/llm/breaker.js";
 import { DEFAULT_RANKING } from "../core/ranking.js";
 import { DEFAULT_SHARING } from "../core/sharing/sharing.js";
 import { TRUST_LEVELS } from "../core/sharing/types.js";
@@ -67,6 +68,17 @@ const OpenAILlmConfig = z
     summaryModel: z.string().min(1).optional(),
     timeoutMs: z.number().int().positive().default(60_000),
     maxRetries: z.number().int().min(0).max(10).default(3),
+    /**
+     * The circuit breaker (core/llm/breaker): after `failures` failed tasks in a row (0: never)
+     * the model is not called for `cooldownMs`, doubled after each failed trial up to 15 min.
+     * Absent: those defaults.
+     */
+    breaker: z
+      .strictObject({
+        failures: z.number().int().min(0).max(1000).default(DEFAULT_BREAKER.failures),
+        cooldownMs: z.number().int().positive().max(86_400_000).default(DEFAULT_BREAKER.cooldownMs),
+      })
+      .optional(),
   })
   .superRefine((value, ctx) => {
     // A malformed URL is reported by its own check; refinements still run after it.

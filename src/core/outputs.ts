@@ -190,6 +190,40 @@ const LlmStatsOutput = LlmCallCountsOutput.extend({
     .describe(
       "Times a feature fell back to its deterministic form because the model failed, by purpose.",
     ),
+  breaker: z
+    .object({
+      state: z
+        .enum(["closed", "open", "half_open", "disabled"])
+        .describe(
+          "closed: calls go through; open: features take their fallbacks without calling the model; half_open: the next task is a trial call; disabled: no breaker (HINDSIGHT_LLM_BREAKER_FAILURES=0).",
+        ),
+      consecutive_failures: z
+        .number()
+        .int()
+        .describe("Tasks in a row whose model call failed or gave nothing usable."),
+      opens: z
+        .number()
+        .int()
+        .describe("Times the breaker opened, re-openings after a failed trial included."),
+      skipped: z
+        .number()
+        .int()
+        .describe(
+          "Tasks that took their fallback without calling the model: the breaker was open.",
+        ),
+      open_until: z
+        .string()
+        .nullable()
+        .describe("While open: when the next trial call is allowed (ISO 8601); otherwise null."),
+      cooldown_ms: z
+        .number()
+        .int()
+        .describe(
+          "How long the next opening lasts: doubled after each failed trial, up to 15 min (or the configured cool-down, if longer).",
+        ),
+    })
+    .optional()
+    .describe("The circuit breaker guarding the model; absent without a model."),
 }).describe("The language model and what it has cost since the process started.");
 
 export const StatsOutput = z.object({

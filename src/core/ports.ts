@@ -10,6 +10,7 @@ import type {
   EpisodicMemory,
   ForgetResult,
   LayerCounts,
+  LlmBreakerStats,
   MemoryLayer,
   Outcome,
   SemanticMemory,
@@ -232,4 +233,22 @@ export interface LanguageModel {
   /** Fails with LLM_FAILED once timeouts and retries are exhausted. */
   chat(request: ChatRequest): Promise<ChatResponse>;
   usage(): LlmUsage;
+  /**
+   * Present when a circuit breaker guards the model (core/llm/breaker): completeJson runs each
+   * task through it, and stats report it.
+   */
+  readonly breaker?: LlmBreaker;
+}
+
+/**
+ * Stops calling a model that keeps failing, for a cool-down, then tries it again. A task is
+ * one structured request with its corrections (completeJson).
+ */
+export interface LlmBreaker {
+  /**
+   * Runs the task and records how it ended (any error counts as a failure); while the breaker
+   * is open fails at once with LLM_FAILED, without running it.
+   */
+  run<T>(purpose: string, task: () => Promise<T>): Promise<T>;
+  stats(): LlmBreakerStats;
 }

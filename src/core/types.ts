@@ -140,6 +140,28 @@ export interface LlmStats extends LlmCallCounts {
   tiers: { main: LlmCallCounts; cheap: LlmCallCounts };
   /** Times a feature took its deterministic fallback because the model failed, by purpose. */
   fallbacks: Record<string, number>;
+  /** The circuit breaker guarding the model; absent when none does (provider `none`). */
+  breaker?: LlmBreakerStats;
+}
+
+/**
+ * The language model's circuit breaker (core/llm/breaker). `closed`: calls go through; `open`:
+ * every task takes its fallback at once, without calling the model, until `open_until`;
+ * `half_open`: the cool-down is over and the next task is a trial call (the others still
+ * skip the model while it runs); `disabled`: HINDSIGHT_LLM_BREAKER_FAILURES=0.
+ */
+export interface LlmBreakerStats {
+  state: "closed" | "open" | "half_open" | "disabled";
+  /** Tasks in a row whose model call failed or gave nothing usable. */
+  consecutive_failures: number;
+  /** Times the breaker opened, re-openings after a failed trial included. */
+  opens: number;
+  /** Tasks that took their fallback without calling the model because the breaker was open. */
+  skipped: number;
+  /** While open: when the trial call is allowed (ISO 8601); otherwise null. */
+  open_until: string | null;
+  /** How long the next opening lasts: doubled after each failed trial, up to a maximum. */
+  cooldown_ms: number;
 }
 
 export interface MemoryStats {

@@ -102,9 +102,9 @@ export function createHttpMetrics(
 }
 
 /**
- * The language model's calls, failures, tokens and fallbacks, read from the same stats as the
- * memory counts. They are counters (monotonic since the process started), set from the
- * service's own counts at scrape time.
+ * The language model's calls, failures, tokens, fallbacks and circuit breaker, read from the
+ * same stats as the memory counts. The counts are counters (monotonic since the process
+ * started), set from the service's own counts at scrape time.
  */
 function registerLlmMetrics(
   registry: Registry,
@@ -162,6 +162,29 @@ function registerLlmMetrics(
     ["purpose"],
     (llm) => Object.entries(llm.fallbacks).map(([purpose, count]) => [{ purpose }, count]),
   );
+  fromStats(
+    "hindsight_llm_breaker_opens_total",
+    "Times the language model's circuit breaker opened, re-openings after a failed trial included.",
+    [],
+    (llm) => (llm.breaker ? [[{}, llm.breaker.opens]] : []),
+  );
+  fromStats(
+    "hindsight_llm_breaker_skipped_total",
+    "Tasks that took their fallback without calling the language model: its breaker was open.",
+    [],
+    (llm) => (llm.breaker ? [[{}, llm.breaker.skipped]] : []),
+  );
+  new Gauge({
+    name: "hindsight_llm_breaker_open",
+    help: "1 while the language model's circuit breaker is open or half-open (features take their fallbacks without calling it), else 0.",
+    registers: [registry],
+    async collect() {
+      const stats = await countOnce();
+      this.reset();
+      if (!stats?.llm.breaker) return;
+      this.set(["open", "half_open"].includes(stats.llm.breaker.state) ? 1 : 0);
+    },
+  });
 }
 
 function modelOf(llm: LlmStats, tier: "main" | "cheap"): string {

@@ -1,9 +1,18 @@
+import { systemClock } from "../adapters.js";
 import type { LlmConfig } from "../config/schema.js";
-import type { LanguageModel, Logger } from "../core/ports.js";
+import { DEFAULT_BREAKER, guardLanguageModel } from "../core/llm/breaker.js";
+import type { Clock, LanguageModel, Logger } from "../core/ports.js";
 import { createOpenAIChatModel } from "./openai-chat.js";
 
-/** The configured language model, or undefined for provider `none`. Says which on stderr. */
-export function createLanguageModel(config: LlmConfig, logger: Logger): LanguageModel | undefined {
+/**
+ * The configured language model, or undefined for provider `none`. Says which on stderr. The
+ * model comes behind its circuit breaker (core/llm/breaker), which reads `clock`.
+ */
+export function createLanguageModel(
+  config: LlmConfig,
+  logger: Logger,
+  clock: Clock = systemClock,
+): LanguageModel | undefined {
   if (config.provider === "none") {
     logger.info(
       "no language model (HINDSIGHT_LLM_PROVIDER=none): summaries are extractive; " +
@@ -25,5 +34,5 @@ export function createLanguageModel(config: LlmConfig, logger: Logger): Language
   logger.info(
     `using language model ${model.models.main} (summaries: ${model.models.cheap}) at ${config.baseUrl}`,
   );
-  return model;
+  return guardLanguageModel(model, { ...DEFAULT_BREAKER, ...config.breaker }, clock, logger);
 }

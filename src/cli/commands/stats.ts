@@ -13,6 +13,25 @@ function describeLlm(llm: LlmStats): string {
   );
 }
 
+/**
+ * A line on the language model's circuit breaker, when it matters: a closed breaker that never
+ * opened is not news.
+ */
+function breakerLines(breaker: LlmStats["breaker"]): string[] {
+  if (!breaker || breaker.state === "disabled") return [];
+  if (breaker.state === "closed" && breaker.opens === 0) return [];
+  const state =
+    breaker.state === "open"
+      ? `open until ${breaker.open_until}: the model is not called, features fall back`
+      : breaker.state === "half_open"
+        ? "half-open: the next call is a trial"
+        : "closed";
+  return [
+    `breaker   ${state}  opened ${breaker.opens}×  skipped ${breaker.skipped}` +
+      `  failed in a row ${breaker.consecutive_failures}`,
+  ];
+}
+
 export function registerStats(program: Command): void {
   program
     .command("stats")
@@ -31,6 +50,7 @@ export function registerStats(program: Command): void {
             `store     ${stats.store}`,
             `embedder  ${stats.embedder}`,
             `llm       ${describeLlm(stats.llm)}`,
+            ...breakerLines(stats.llm.breaker),
           ].join("\n"),
         );
       });

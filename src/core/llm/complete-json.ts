@@ -35,13 +35,24 @@ export function parseLenientJson(text: string): unknown {
 /**
  * Asks for JSON matching `schema`; retries with the parse or validation error up to
  * `maxAttempts` calls in all. Throws LLM_FAILED when no answer fits: callers keep their data
- * and take their fallback.
+ * and take their fallback. A model behind a circuit breaker (`llm.breaker`) runs the whole
+ * exchange as one task of the breaker, which fails at once while it is open.
  */
-export async function completeJson<S extends z.ZodType>(
+export function completeJson<S extends z.ZodType>(
   llm: LanguageModel,
   request: Omit<ChatRequest, "json">,
   schema: S,
   maxAttempts = 2,
+): Promise<JsonCompletion<z.output<S>>> {
+  const task = () => exchange(llm, request, schema, maxAttempts);
+  return llm.breaker ? llm.breaker.run(request.purpose, task) : task();
+}
+
+async function exchange<S extends z.ZodType>(
+  llm: LanguageModel,
+  request: Omit<ChatRequest, "json">,
+  schema: S,
+  maxAttempts: number,
 ): Promise<JsonCompletion<z.output<S>>> {
   const messages: ChatMessage[] = [...request.messages];
   let reason = "";

@@ -1,4 +1,4 @@
-/** What `stats` says about the language model: which one, and what it has cost. */
+/** What `stats` says about the language model: which one, what it has cost, its breaker. */
 import type { LanguageModel } from "../ports.js";
 import type { LlmStats } from "../types.js";
 import type { LlmFallbacks } from "./fallbacks.js";
@@ -25,5 +25,6 @@ export function llmStats(llm: LanguageModel | undefined, fallbacks: LlmFallbacks
     // A model that does not split its counts by tier is reported under the main tier.
     tiers: tiers ?? { main: totals, cheap: zero },
     fallbacks: fallbacks.snapshot(),
+    ...(llm.breaker ? { breaker: llm.breaker.stats() } : {}),
   };
 }

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { isHindsightError } from "../errors.js";
+import { skippedByBreaker } from "../llm/breaker.js";
 import { completeJson } from "../llm/complete-json.js";
 import type { LanguageModel, Logger } from "../ports.js";
 import { LIMITS } from "../schemas.js";
@@ -81,10 +82,14 @@ export async function episodeSummary(
       );
       return { summary: oneLine(value.summary), method: "llm" };
     } catch (error) {
-      deps.logger.warn("episodic summary by the language model failed; summarising by rules", {
+      const message = "episodic summary by the language model failed; summarising by rules";
+      const fields = {
         code: isHindsightError(error) ? error.code : "INTERNAL",
         error: error instanceof Error ? error.message : String(error),
-      });
+      };
+      // At debug while the circuit breaker is open: its opening was warned once.
+      if (skippedByBreaker(error)) deps.logger.debug(message, fields);
+      else deps.logger.warn(message, fields);
     }
   }
   return { summary: deterministicEpisodeSummary(session, outcome), method: "deterministic" };
