@@ -661,7 +661,12 @@ describe("working memory routes", () => {
     });
     expect(goal.status).toBe(201);
     expect(goal.body).toMatchObject({ session: "task-1", seq: 1, budget: 4000, compressed: false });
-    for (const content of ["Generated a new password.", "Updated the secret store."]) {
+    // Long enough that folding them into a summary saves tokens (a compression that would not
+    // is not made).
+    const log = " The rotation log lists every service that reloaded the secret and when.".repeat(
+      6,
+    );
+    for (const content of [`Generated a new password.${log}`, `Updated the secret store.${log}`]) {
       const reply = await call(base, "POST", "/v1/working/task-1/items", {
         body: { kind: "result", role: "tool", content },
       });
@@ -698,13 +703,15 @@ describe("working memory routes", () => {
     await call(base, "POST", "/v1/working/task-2/items", {
       body: { kind: "goal", role: "user", content: "Archive old invoices" },
     });
+    const list = " Each invoice is listed with its customer, amount and archive path.".repeat(6);
     await call(base, "POST", "/v1/working/task-2/items", {
-      body: { role: "assistant", content: "Found 120 invoices older than 2020." },
+      body: { role: "assistant", content: `Found 120 invoices older than 2020.${list}` },
     });
     const reply = await call(base, "POST", "/v1/summarize", { body: { session_id: "task-2" } });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ method: "working_memory", memory_ids: [] });
     expect(reply.body.summary).toContain("Goal: Archive old invoices");
+    expect(reply.body.summary).toContain("Found 120 invoices older than 2020");
   });
 
   it("names bad input by field", async () => {

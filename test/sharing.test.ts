@@ -858,7 +858,7 @@ describe("shared memory through MCP and the CLI", () => {
       ).toMatchObject({ code: "PERMISSION_DENIED", field: "agent_id" });
       const executorOwn = await call("executor-key", "POST", "/v1/working/run-7/items", {
         role: "user",
-        content: "executor's own note",
+        content: `executor's own note:${" the checklist of every service to freeze, and who owns it.".repeat(6)}`,
       });
       expect(executorOwn.body.seq).toBe(1);
       const plannerSession = await call("planner-key", "GET", "/v1/working/run-7");

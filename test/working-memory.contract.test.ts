@@ -149,7 +149,8 @@ describe.each(BACKENDS)("working memory on $name", (backend) => {
       const session = "long";
       const goal = "Migrate the orders table to the new schema without downtime";
       let appended = 0;
-      const append = async (kind: string, role: string, content: string) => {
+      type Item = Parameters<typeof memory.workingAppend>[0];
+      const append = async (kind: Item["kind"], role: Item["role"], content: string) => {
         appended++;
         return memory.workingAppend({ session_id: session, kind, role, content, budget: 1000 });
       };
@@ -189,7 +190,7 @@ describe.each(BACKENDS)("working memory on $name", (backend) => {
 
     it("stores a retried append once", async () => {
       const id = "5b0a4a53-2c0e-4c36-9d0e-5d5f3b1f1a11";
-      const item = { session_id: "retry", id, role: "user", content: "only once" };
+      const item = { session_id: "retry", id, role: "user" as const, content: "only once" };
       const first = await memory.workingAppend(item);
       const again = await memory.workingAppend(item);
       expect(again.seq).toBe(first.seq);
@@ -285,6 +286,7 @@ describe.each(BACKENDS)("working memory on $name", (backend) => {
 
     it("names bad input by field and reports an unknown session as NOT_FOUND", async () => {
       expect(
+        // @ts-expect-error: a role the schema refuses, as a JavaScript caller could send
         await errorOf(memory.workingAppend({ session_id: "x", role: "robot", content: "hi" })),
       ).toMatchObject({
         code: "INVALID_INPUT",
@@ -321,11 +323,24 @@ describe.each(BACKENDS)("working memory on $name", (backend) => {
         role: "tool",
         content: "Key 1 rotated.",
       });
+      // A session this small would only grow by compressing: it is left as it is.
+      const tiny = await memory.summarize({ session_id: session });
+      expect(tiny.session!.items).toHaveLength(3);
+      expect(tiny.session!.summary).toBeNull();
+      expect(tiny.summary).toBe("");
+      await memory.workingAppend({
+        session_id: session,
+        kind: "result",
+        role: "tool",
+        content: `Key 2 rotated. ${"The old key stays valid for 24 hours while clients reload; ".repeat(6)}`,
+      });
       const result = await memory.summarize({ session_id: session });
       expect(result.method).toBe("working_memory");
       expect(result.session!.items.map((item) => item.kind)).toEqual(["goal"]);
-      expect(result.session!.summary!.items_summarized).toBe(2);
+      expect(result.session!.summary!.items_summarized).toBe(3);
       expect(result.summary).toContain("Goal: Rotate the API keys");
+      // Steps that differ only in a number are one step.
+      expect(result.summary).toContain("Done: Listed 3 keys to rotate; Key 1–2 rotated");
       const error = await errorOf(memory.summarize({ session_id: session, query_text: "keys" }));
       expect(error.code).toBe("INVALID_INPUT");
     });

@@ -4,7 +4,7 @@
  * session fits comfortably, so recent turns stay readable word for word.
  */
 import type { TokenCounter } from "../summarize.js";
-import { renderContext, renderItem } from "./context.js";
+import { measure, renderContext, renderItem } from "./context.js";
 import type { WorkingItem, WorkingSession, WorkingSummary } from "./types.js";
 
 /**
@@ -23,6 +23,34 @@ const PLACEHOLDER: WorkingSummary = {
   items_summarized: 9999,
   updated_at: new Date(0),
 };
+
+/** The smallest summary there is: a compression costs at least this. */
+function emptySummary(itemsSummarized: number): WorkingSummary {
+  return {
+    goal: "",
+    done: "",
+    blocked: "",
+    next: "",
+    method: "deterministic",
+    items_summarized: itemsSummarized,
+    updated_at: new Date(0),
+  };
+}
+
+/**
+ * Whether replacing the session's items by `summary` and the kept ones makes it smaller, in
+ * tokens: a compression that does not is not applied (folding three short items into a summary
+ * would cost more than the items did).
+ */
+export function shrinks(
+  session: WorkingSession,
+  plan: CompressionPlan,
+  summary: WorkingSummary,
+  tokens: TokenCounter,
+): boolean {
+  const after = tokens.count(renderContext(session.session_id, summary, plan.keep));
+  return after < measure(session, tokens).tokens;
+}
 
 /** The latest goal, the latest instruction and every tool call no result has followed yet. */
 export function protectedItems(items: readonly WorkingItem[]): {
@@ -48,7 +76,8 @@ export interface CompressionPlan {
 
 /**
  * Plans a compression of `session` to fit `budget`, or, with `force`, of every item that need
- * not stay verbatim. Returns null when there is nothing to compress.
+ * not stay verbatim. Returns null when there is nothing to compress, or when even an empty
+ * summary would cost at least what it replaces (then no summary need be written to know).
  */
 export function planCompression(
   session: WorkingSession,
@@ -60,7 +89,11 @@ export function planCompression(
   const verbatim = new Set([goal, instruction].filter((item) => item !== undefined));
   const calls = new Set(activeCalls);
   const candidates = session.items.filter((item) => !verbatim.has(item) && !calls.has(item));
-  if (force) return candidates.length === 0 ? null : split(session.items, new Set(candidates));
+  if (force) {
+    return candidates.length === 0
+      ? null
+      : worthWriting(session, split(session.items, new Set(candidates)), tokens);
+  }
 
   const target = Math.floor(budget * TARGET_FILL);
   const frame = tokens.count(renderContext(session.session_id, PLACEHOLDER, []));
@@ -80,7 +113,16 @@ export function planCompression(
     remaining -= cost.get(item)!;
   }
   // A summary is rewritten only when it absorbs something.
-  return chosen.size === 0 ? null : split(session.items, chosen);
+  return chosen.size === 0 ? null : worthWriting(session, split(session.items, chosen), tokens);
+}
+
+function worthWriting(
+  session: WorkingSession,
+  plan: CompressionPlan,
+  tokens: TokenCounter,
+): CompressionPlan | null {
+  const summarized = (session.summary?.items_summarized ?? 0) + plan.compress.length;
+  return shrinks(session, plan, emptySummary(summarized), tokens) ? plan : null;
 }
 
 function split(items: readonly WorkingItem[], chosen: ReadonlySet<WorkingItem>): CompressionPlan {

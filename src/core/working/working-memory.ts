@@ -9,7 +9,7 @@ import type { Clock, LanguageModel, Logger } from "../ports.js";
 import type { TokenCounter } from "../summarize.js";
 import { validate } from "../validate.js";
 import { measure } from "./context.js";
-import { planCompression, protectedItems } from "./plan.js";
+import { planCompression, protectedItems, shrinks } from "./plan.js";
 import type { WorkingMemoryStore } from "./ports.js";
 import { episodeSummary, sessionMetadata } from "./promote.js";
 import {
@@ -250,6 +250,10 @@ export class WorkingMemory {
           plan.keep,
           clock.now(),
         );
+        // Compression never makes a session larger: a summary costing at least what it would
+        // replace is not applied.
+        if (!shrinks(session, plan, summary, tokens))
+          return { summary, committed: false, larger: true };
         const committed = await store.compact(ref.key, {
           revision: session.revision,
           seqs: plan.compress.map((item) => item.seq),
@@ -257,7 +261,7 @@ export class WorkingMemory {
           ttlSeconds,
           now: clock.now(),
         });
-        return { summary, committed };
+        return { summary, committed, larger: false };
       })();
       this.compressing.set(ref.key, compression);
       let outcome: Awaited<typeof compression>;
@@ -267,7 +271,27 @@ export class WorkingMemory {
         if (this.compressing.get(ref.key) === compression) this.compressing.delete(ref.key);
       }
       attempt++;
-      const { summary, committed } = outcome;
+      const { summary, committed, larger } = outcome;
+      if (larger) {
+        this.options.logger.debug(
+          "working-memory compression not applied: it would not save tokens",
+          {
+            session: ref.id,
+            items: plan.compress.length,
+          },
+        );
+        if (forced) {
+          forced = false;
+          continue;
+        }
+        if (over) {
+          this.options.logger.warn("working-memory session is still over budget", {
+            session: ref.id,
+            budget,
+          });
+        }
+        return { session, compressed };
+      }
       if (committed) {
         compressed = true;
         forced = false;
