@@ -1,28 +1,18 @@
 /**
  * hindsight as a library: `createHindsight(config)` opens the store and the embedder, applies
- * migrations and returns the memory service.
+ * migrations and returns the memory service, every operation typed by its input schema.
  */
-import { silentLogger } from "./adapters.js";
 import type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
-import type { MemoryApi } from "./core/memory-api.js";
-import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
-import { openSharedEmbeddedMemory } from "./embedded/shared-memory.js";
-import { openService } from "./open-service.js";
-import { parseConfig } from "./parse-config.js";
-import { IN_MEMORY } from "./storage/pglite.js";
-import { ensurePrivateDirectory } from "./storage/private-dir.js";
-import { tenantConfig } from "./tenants/tenant.js";
+import type { TypedMemoryApi } from "./core/typed-api.js";
+import { type HindsightDeps, openHindsight } from "./open-hindsight.js";
 
-export interface HindsightDeps {
-  logger?: Logger;
-  clock?: Clock;
-  /** A ready embedder, instead of the one the configuration names. */
-  embedder?: Embedder;
-  /** A ready language model, instead of the one the configuration names. */
-  llm?: LanguageModel;
-}
+export type { HindsightDeps } from "./open-hindsight.js";
 
-export interface Hindsight extends MemoryApi {
+/**
+ * What `createHindsight` returns: every operation typed by its input schema (see
+ * core/typed-api), and the configuration it runs with.
+ */
+export interface Hindsight extends TypedMemoryApi {
   readonly config: Readonly<HindsightConfig>;
   /**
    * On a shared embedded directory: "owner" when this process holds the database, "client"
@@ -33,29 +23,14 @@ export interface Hindsight extends MemoryApi {
 
 /**
  * Opens hindsight. On an embedded data directory several processes may do so at once: the
- * first owns the database and the others forward to it (see embedded/shared-memory).
+ * first owns the database and the others forward to it (see embedded/shared-memory). Inputs
+ * are validated once, by the service; their types let the compiler catch wrong fields first.
  */
-export async function createHindsight(
+export function createHindsight(
   input: HindsightConfigInput,
   deps: HindsightDeps = {},
 ): Promise<Hindsight> {
-  // A tenant other than the default one has a store of its own (see tenants/tenant.ts).
-  const parsed = parseConfig(input);
-  const config = tenantConfig(parsed, parsed.tenant);
-  const serviceDeps = { ...deps, logger: deps.logger ?? silentLogger };
-  let memory: MemoryApi;
-  if (config.databaseUrl || config.dataDir === IN_MEMORY) {
-    memory = await openService(config, serviceDeps);
-  } else {
-    await ensurePrivateDirectory(config.dataDir, { field: "HINDSIGHT_DATA_DIR" });
-    memory = await openSharedEmbeddedMemory({
-      dataDir: config.dataDir,
-      lockTimeoutMs: config.lockTimeoutMs,
-      logger: serviceDeps.logger,
-      openLocal: () => openService(config, serviceDeps),
-    });
-  }
-  return Object.assign(memory, { config });
+  return openHindsight(input, deps);
 }
 
 export { fixedClock, silentLogger, stderrLogger, systemClock } from "./adapters.js";
@@ -81,9 +56,29 @@ export type {
   Logger,
   MemoryStore,
 } from "./core/ports.js";
-export * from "./core/schemas.js";
+export {
+  AuditInput,
+  ConsolidateInput,
+  FeedbackInput,
+  ForgetInput,
+  INTERACTION_METADATA_KEY,
+  LIMITS,
+  MaintainInput,
+  MemoryIdInput,
+  RecallInput,
+  StatsInput,
+  StoreEpisodicInput,
+  StoreSemanticInput,
+  SummarizeInput,
+} from "./core/schemas.js";
 export { MemoryService, type RecallResponse } from "./core/service.js";
-export * from "./core/sharing/schemas.js";
+export {
+  GrantInput,
+  GroupsInput,
+  QuarantineInput,
+  ReviewInput,
+  SetTrustInput,
+} from "./core/sharing/schemas.js";
 export type { QuarantineList, SharingSettings, SourcesList } from "./core/sharing/sharing.js";
 export {
   type Group,
@@ -95,9 +90,58 @@ export {
   type TrustLevel,
 } from "./core/sharing/types.js";
 export type { SummaryResult } from "./core/summarize.js";
-export type * from "./core/types.js";
-export * from "./core/working/schemas.js";
-export * from "./core/working/types.js";
+export type { EpisodeInput, KnowledgeInput, TypedMemoryApi } from "./core/typed-api.js";
+export {
+  type EpisodicMemory,
+  type ForgetResult,
+  type JsonObject,
+  type JsonValue,
+  LAYERS,
+  type LayerCounts,
+  type LayerSelector,
+  type LlmBreakerStats,
+  type LlmCallCounts,
+  type LlmStats,
+  type MemoryLayer,
+  type MemoryScope,
+  type MemoryStats,
+  type MemoryStatus,
+  OUTCOMES,
+  type Outcome,
+  type RecalledMemory,
+  type ScoreExplanation,
+  type ScoreSignals,
+  type SemanticMemory,
+  STATUSES,
+  type StoreResult,
+  type SummarySource,
+} from "./core/types.js";
+export {
+  WORKING_LIMITS,
+  WorkingAppendInput,
+  WorkingAppendOutput,
+  WorkingCompressInput,
+  WorkingContextOutput,
+  WorkingEndInput,
+  WorkingEndOutput,
+  WorkingGetInput,
+  WorkingItemOutput,
+  WorkingSummaryOutput,
+} from "./core/working/schemas.js";
+export {
+  ITEM_KINDS,
+  ITEM_ROLES,
+  type ItemKind,
+  type ItemRole,
+  type NewWorkingItem,
+  type SummaryParts,
+  type WorkingAppendResult,
+  type WorkingContext,
+  type WorkingEndResult,
+  type WorkingItem,
+  type WorkingSession,
+  type WorkingSummary,
+} from "./core/working/types.js";
 export { createHashEmbedder } from "./embedders/hash.js";
 export { createOpenAIChatModel, type OpenAIChatOptions } from "./llm/openai-chat.js";
 export { parseConfig } from "./parse-config.js";

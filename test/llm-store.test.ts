@@ -195,7 +195,7 @@ describe("store with an interaction", () => {
     const inputs = Array.from({ length: 10 }, (_, i) => ({
       task_type: "batch",
       interaction: `User: handle item ${i}\nAssistant: done`,
-      outcome: "success",
+      outcome: "success" as const,
     }));
     const { ids } = await memory.storeEpisodicBatch(inputs);
     expect(ids).toHaveLength(10);

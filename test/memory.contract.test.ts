@@ -269,6 +269,7 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       await expectError(
         memory.storeEpisodicBatch([
           { task_type: "t", summary: "fine", outcome: "success" },
+          // @ts-expect-error: an outcome the schema refuses, as a JavaScript caller could send
           { task_type: "t", summary: "bad", outcome: "great" },
         ]),
         "INVALID_INPUT",

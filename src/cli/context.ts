@@ -7,7 +7,10 @@ import { LOG_LEVELS, type LogLevel, stderrLogger } from "../adapters.js";
 import { configFromEnv } from "../config/env.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { Logger } from "../core/ports.js";
-import { createHindsight, type Hindsight } from "../index.js";
+import {
+  openHindsight as createHindsight,
+  type OpenedHindsight as Hindsight,
+} from "../open-hindsight.js";
 import { parseConfig } from "../parse-config.js";
 import { tenantConfig } from "../tenants/tenant.js";
 import { type LazyMemory, lazyMemory } from "./lazy-memory.js";

@@ -33,7 +33,7 @@ import {
   WorkingEndInput,
   WorkingGetInput,
 } from "../core/working/schemas.js";
-import type { Hindsight } from "../index.js";
+import type { OpenedHindsight as Hindsight } from "../open-hindsight.js";
 
 /** The schema of each operation's input; the service validates again (the library's path). */
 const INPUTS: Partial<Record<keyof MemoryApi, z.ZodType>> = {
