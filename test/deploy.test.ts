@@ -421,10 +421,11 @@ describe("Dockerfile", () => {
   });
 
   it("builds with the commands CI runs: .ci/run's npm ci, then npm run build", () => {
-    // CI: .ci/run runs `npm ci …` then `npm test`, whose pretest is `npm run build`.
+    // CI: .ci/run runs `npm ci …` then `npm test`, whose pretest is `npm run build` (and a
+    // type check of the tests, which the image does not need).
     expect(ciInstall).toBe("npm ci --no-audit --no-fund");
     expect(ciRun).toMatch(/^\s*npm test\s*$/m);
-    expect(pkg.scripts.pretest).toBe("npm run build");
+    expect(pkg.scripts.pretest).toBe("npm run build && npm run typecheck");
     expect(pkg.scripts.build).toBe("tsc -p tsconfig.build.json");
 
     const build = stageNamed("build");

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HindsightError } from "../src/core/errors.js";
 import type { MemoryApi } from "../src/core/memory-api.js";
 import type { Logger } from "../src/core/ports.js";
+import { createHashEmbedder, createHindsight } from "../src/index.js";
 import { createMcpServer } from "../src/mcp/server.js";
 
 const logged: string[] = [];
@@ -89,14 +90,27 @@ describe("MCP server on a failing memory", () => {
     await client.close();
   });
 
-  it("validates arguments before calling the memory", async () => {
-    const client = await connect();
-    const result = (await client.callTool({
-      name: "memory_store",
-      arguments: { task_type: "t", summary: "", outcome: "success" },
-    })) as CallToolResult;
-    expect(text(result)).toBe("summary: must not be empty [INVALID_INPUT]");
-    expect(logged).toEqual([]);
-    await client.close();
+  it("names a bad argument by field, validated once by the memory service, writing nothing", async () => {
+    const memory = await createHindsight(
+      { dataDir: "memory://" },
+      { embedder: createHashEmbedder() },
+    );
+    try {
+      const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+      await createMcpServer(memory, { logger }).connect(serverSide);
+      const client = new Client({ name: "test", version: "0" });
+      await client.connect(clientSide);
+      const result = (await client.callTool({
+        name: "memory_store",
+        arguments: { task_type: "t", summary: "", outcome: "success" },
+      })) as CallToolResult;
+      expect(result.isError).toBe(true);
+      expect(text(result)).toBe("summary: must not be empty [INVALID_INPUT]");
+      expect(logged).toEqual([]);
+      expect((await memory.stats()).episodic.total).toBe(0);
+      await client.close();
+    } finally {
+      await memory.close();
+    }
   });
 });

@@ -1,12 +1,12 @@
 /**
  * What a hindsight MCP tool is: metadata for `tools/list` and one service call. Tools are
- * thin translators: validation is the shared zod schema's, the work is the MemoryApi's.
+ * thin translators: the input schema is the one the service validates with, and the service
+ * validates each call once (the tool passes the arguments as received).
  */
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
 import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";
-import { validate } from "../core/validate.js";
 import { toolError } from "./errors.js";
 
 export interface ToolReply {
@@ -24,17 +24,18 @@ export interface MemoryTool<Input extends z.ZodObject = z.ZodObject> {
   input: Input;
   output: z.ZodObject;
   annotations: ToolAnnotations;
-  run(memory: MemoryApi, input: z.output<Input>): Promise<ToolReply>;
+  /** `input` is the arguments as the client sent them: the service validates them. */
+  run(memory: MemoryApi, input: unknown): Promise<ToolReply>;
 }
 
-/** Keeps each tool's `run` typed by its own input schema. */
+/** A tool, its input schema kept for `tools/list`. */
 export function defineTool<Input extends z.ZodObject>(tool: MemoryTool<Input>): MemoryTool {
   return tool as unknown as MemoryTool;
 }
 
 /**
- * Runs a tool on raw arguments. Arguments are validated here with the shared `validate()`
- * (not by the SDK), so a bad argument is an `isError` result naming the field, as the MCP
+ * Runs a tool on raw arguments. The service validates them with the tool's own schema (not the
+ * SDK, and not twice), so a bad argument is an `isError` result naming the field, as the MCP
  * spec asks, with the same message the CLI and REST give.
  */
 export async function runTool(
@@ -44,7 +45,7 @@ export async function runTool(
   logger: Logger,
 ): Promise<CallToolResult> {
   try {
-    const reply = await tool.run(memory, validate(tool.input, args ?? {}));
+    const reply = await tool.run(memory, args ?? {});
     // The SDK's McpServer checks this too; we replaced its tools/call handler, so keep the
     // promise here: a client must never receive structuredContent its schema rejects.
     const checked = tool.output.safeParse(reply.structured);
