@@ -1,6 +1,6 @@
 /**
- * The hindsight MCP server: five memory tools and one prompt over a MemoryApi. Transport-free;
- * `stdio.ts` and `http.ts` connect it.
+ * The hindsight MCP server: the memory tools of tools/index.ts and one prompt over a
+ * MemoryApi. Transport-free; `stdio.ts` and `http.ts` connect it.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
