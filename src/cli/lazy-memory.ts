@@ -4,62 +4,9 @@
  * in milliseconds instead of after the store and the embedding model have loaded (3–7 s and
  * ~400 MB). A command that fails before calling anything opens nothing.
  */
-import type { z } from "zod";
-import type { MemoryApi } from "../core/memory-api.js";
-import {
-  AuditInput,
-  ConsolidateInput,
-  FeedbackInput,
-  ForgetInput,
-  MaintainInput,
-  MemoryIdInput,
-  RecallInput,
-  StatsInput,
-  StoreEpisodicInput,
-  StoreSemanticInput,
-  SummarizeInput,
-} from "../core/schemas.js";
-import {
-  GrantInput,
-  GroupsInput,
-  QuarantineInput,
-  ReviewInput,
-  SetTrustInput,
-} from "../core/sharing/schemas.js";
+import { OPERATION_INPUTS } from "../core/operation-inputs.js";
 import { validate } from "../core/validate.js";
-import {
-  WorkingAppendInput,
-  WorkingCompressInput,
-  WorkingEndInput,
-  WorkingGetInput,
-} from "../core/working/schemas.js";
 import type { OpenedHindsight as Hindsight } from "../open-hindsight.js";
-
-/** The schema of each operation's input; the service validates again (the library's path). */
-const INPUTS: Partial<Record<keyof MemoryApi, z.ZodType>> = {
-  storeEpisodic: StoreEpisodicInput,
-  storeSemantic: StoreSemanticInput,
-  recall: RecallInput,
-  forget: ForgetInput,
-  audit: AuditInput,
-  summarize: SummarizeInput,
-  stats: StatsInput,
-  maintain: MaintainInput,
-  consolidate: ConsolidateInput,
-  feedback: FeedbackInput,
-  restore: MemoryIdInput,
-  history: MemoryIdInput,
-  workingAppend: WorkingAppendInput,
-  workingGet: WorkingGetInput,
-  workingCompress: WorkingCompressInput,
-  workingEnd: WorkingEndInput,
-  grant: GrantInput,
-  revoke: GrantInput,
-  groups: GroupsInput,
-  setTrust: SetTrustInput,
-  quarantined: QuarantineInput,
-  review: ReviewInput,
-};
 
 export interface LazyMemory {
   memory: Hindsight;
@@ -87,7 +34,8 @@ export function lazyMemory(
       if (name === "config") return config;
       if (name === "then") return undefined; // not a promise
       return async (...args: unknown[]) => {
-        const schema = INPUTS[name as keyof MemoryApi];
+        // The service validates again (the library's path).
+        const schema = OPERATION_INPUTS[name as keyof typeof OPERATION_INPUTS];
         // Validation is idempotent: what passes here passes the service's own check.
         if (schema) validate(schema, args[0] ?? {});
         const opened = await get();
