@@ -96,16 +96,18 @@ function distinctivePhrases(
   other: readonly EpisodeText[],
   index: PhraseIndex,
 ): Distinctive[] {
-  const found = new Map<string, Phrase[]>();
-  const ids = new Map<string, string[]>();
+  // Each phrase's occurrences, one per episode holding it, and those episodes.
+  const found = new Map<string, { occurrences: Phrase[]; ids: string[] }>();
   for (const episode of mine) {
     for (const phrase of index.get(episode.id)!.values()) {
-      found.set(phrase.key, [...(found.get(phrase.key) ?? []), phrase]);
-      ids.set(phrase.key, [...(ids.get(phrase.key) ?? []), episode.id]);
+      const entry = found.get(phrase.key) ?? { occurrences: [], ids: [] };
+      found.set(phrase.key, entry);
+      entry.occurrences.push(phrase);
+      entry.ids.push(episode.id);
     }
   }
   const scored: Distinctive[] = [];
-  for (const [key, occurrences] of found) {
+  for (const [key, { occurrences, ids }] of found) {
     const share = occurrences.length / mine.length;
     if (occurrences.length < 2 || share < MIN_SHARE) continue;
     const elsewhere = other.filter((episode) => index.get(episode.id)!.has(key)).length;
@@ -116,7 +118,7 @@ function distinctivePhrases(
     scored.push({
       phrase,
       text: written(phrase, occurrences),
-      ids: ids.get(key)!,
+      ids,
       elsewhere,
       contrast,
       natural: occurrences.reduce((sum, p) => sum + p.natural, 0) / occurrences.length,
@@ -398,24 +400,23 @@ export function statisticalPatterns(taskType: string, episodes: readonly Episode
   const patterns: Pattern[] = [];
   const { cause, symptom, worked, failures, successes } = found;
 
+  /** A rule about one phrase: drawn from the episodes holding it, as sure as its contrast. */
+  const about = (kind: string, phrase: Distinctive, key: string, value: string): Pattern => ({
+    kind,
+    key_text: key,
+    value_text: value,
+    sources: phrase.ids,
+    confidence: Number(Math.max(0.1, phrase.contrast).toFixed(3)),
+  });
+
   if (cause) {
-    patterns.push({
-      kind: "failure_cause",
-      key_text: wording.failureKey(found, cause),
-      value_text: wording.failureValue(found, cause, typical(cause.ids)),
-      sources: cause.ids,
-      confidence: Number(Math.max(0.1, cause.contrast).toFixed(3)),
-    });
+    const value = wording.failureValue(found, cause, typical(cause.ids));
+    patterns.push(about("failure_cause", cause, wording.failureKey(found, cause), value));
   } else if (symptom) {
     // Said as what it is: how they failed, not why.
     const { symptom: _, ...without } = found;
-    patterns.push({
-      kind: "failure_symptom",
-      key_text: wording.symptomKey(found, symptom),
-      value_text: wording.failureValue(without, symptom, typical(symptom.ids)),
-      sources: symptom.ids,
-      confidence: Number(Math.max(0.1, symptom.contrast).toFixed(3)),
-    });
+    const value = wording.failureValue(without, symptom, typical(symptom.ids));
+    patterns.push(about("failure_symptom", symptom, wording.symptomKey(found, symptom), value));
   }
   patterns.push({
     kind: "outcomes",
@@ -425,13 +426,8 @@ export function statisticalPatterns(taskType: string, episodes: readonly Episode
     confidence: sampleConfidence(episodes.length),
   });
   if (worked && failures.length > 0 && successes.length >= 2) {
-    patterns.push({
-      kind: "success_cause",
-      key_text: wording.successKey(found, worked),
-      value_text: wording.successValue(found, worked, typical(worked.ids)),
-      sources: worked.ids,
-      confidence: Number(Math.max(0.1, worked.contrast).toFixed(3)),
-    });
+    const value = wording.successValue(found, worked, typical(worked.ids));
+    patterns.push(about("success_cause", worked, wording.successKey(found, worked), value));
   }
   return patterns;
 }
