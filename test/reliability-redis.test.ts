@@ -32,6 +32,15 @@ function startRedis(port: number): Promise<ChildProcess> {
   });
 }
 
+/** Embedded memory whose working memory is the Redis on `port`, with a short deadline. */
+function memoryOn(port: number): Promise<Hindsight> {
+  return createHindsight({
+    embedder: { kind: "hash" },
+    dataDir: "memory://",
+    working: { redisUrl: `redis://127.0.0.1:${port}/0`, timeoutMs: 500 },
+  });
+}
+
 describe.skipIf(!REDIS_SERVER)("Redis restarted under a working-memory load", () => {
   let port: number;
   let redis: ChildProcess;
@@ -40,11 +49,7 @@ describe.skipIf(!REDIS_SERVER)("Redis restarted under a working-memory load", ()
   beforeAll(async () => {
     port = await freePort();
     redis = await startRedis(port);
-    memory = await createHindsight({
-      embedder: { kind: "hash" },
-      dataDir: "memory://",
-      working: { redisUrl: `redis://127.0.0.1:${port}/0`, timeoutMs: 500 },
-    });
+    memory = await memoryOn(port);
   }, 60_000);
 
   afterAll(async () => {
@@ -125,11 +130,7 @@ describe.skipIf(!REDIS_SERVER)("Redis frozen (SIGSTOP) during an append", () => 
   beforeAll(async () => {
     const port = await freePort();
     redis = await startRedis(port);
-    memory = await createHindsight({
-      embedder: { kind: "hash" },
-      dataDir: "memory://",
-      working: { redisUrl: `redis://127.0.0.1:${port}/0`, timeoutMs: 500 },
-    });
+    memory = await memoryOn(port);
   }, 60_000);
 
   afterAll(async () => {

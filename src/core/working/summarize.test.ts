@@ -3,7 +3,14 @@ import { describe, expect, it } from "vitest";
 import { wordTokens } from "../../text/tokenize.js";
 import { deterministicParts } from "./summarize.js";
 import { charLength } from "./text.js";
-import type { ItemKind, ItemRole, SummaryParts, WorkingItem } from "./types.js";
+import {
+  ITEM_KINDS,
+  ITEM_ROLES,
+  type ItemKind,
+  type ItemRole,
+  type SummaryParts,
+  type WorkingItem,
+} from "./types.js";
 
 let seq = 0;
 const item = (kind: ItemKind, role: ItemRole, content: string): WorkingItem => ({
@@ -369,15 +376,8 @@ describe("the rules' summary", () => {
       "很长的中文句子没有任何标点符号一直写下去".repeat(3),
     ];
     const itemArbitrary = fc.record({
-      kind: fc.constantFrom<ItemKind>(
-        "goal",
-        "instruction",
-        "message",
-        "tool_call",
-        "result",
-        "note",
-      ),
-      role: fc.constantFrom<ItemRole>("user", "assistant", "tool", "system"),
+      kind: fc.constantFrom(...ITEM_KINDS),
+      role: fc.constantFrom(...ITEM_ROLES),
       words: fc.array(fc.constantFrom(...words), { minLength: 1, maxLength: 40 }),
     });
     const previousArbitrary = fc.option(
