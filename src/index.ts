@@ -3,14 +3,14 @@
  * migrations and returns the memory service, every operation typed by its input schema.
  */
 import type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
-import type { TypedMemoryApi } from "./core/typed-api.js";
 import { type HindsightDeps, openHindsight } from "./open-hindsight.js";
+import type { TypedMemoryApi } from "./operations/typed-api.js";
 
 export type { HindsightDeps } from "./open-hindsight.js";
 
 /**
  * What `createHindsight` returns: every operation typed by its input schema (see
- * core/typed-api), and the configuration it runs with.
+ * operations/typed-api), and the configuration it runs with.
  */
 export interface Hindsight extends TypedMemoryApi {
   readonly config: Readonly<HindsightConfig>;
@@ -90,7 +90,6 @@ export {
   type TrustLevel,
 } from "./core/sharing/types.js";
 export type { SummaryResult } from "./core/summarize.js";
-export type { EpisodeInput, KnowledgeInput, TypedMemoryApi } from "./core/typed-api.js";
 export {
   type EpisodicMemory,
   type ForgetResult,
@@ -144,6 +143,7 @@ export {
 } from "./core/working/types.js";
 export { createHashEmbedder } from "./embedders/hash.js";
 export { createOpenAIChatModel, type OpenAIChatOptions } from "./llm/openai-chat.js";
+export type { EpisodeInput, KnowledgeInput, TypedMemoryApi } from "./operations/typed-api.js";
 export { parseConfig } from "./parse-config.js";
 export { type ReembedDeps, ReembedInput, reembed } from "./reembed.js";
 export type { ReembedProgress, ReembedResult } from "./storage/reembed.js";

@@ -16,7 +16,7 @@ import { ROUTES } from "../src/http/routes/index.js";
 import { createHindsight, type Hindsight } from "../src/index.js";
 import { ERROR_META_KEY } from "../src/mcp/errors.js";
 import { createMcpServer } from "../src/mcp/server.js";
-import { MEMORY_TOOLS } from "../src/mcp/tools/index.js";
+import { MEMORY_TOOLS } from "../src/mcp/tool.js";
 import { brokenValue, validValue } from "./support/schema-arbitrary.js";
 
 const SEED = Number(process.env.FUZZ_SEED ?? 20261201);

@@ -4,9 +4,10 @@
  * in milliseconds instead of after the store and the embedding model have loaded (3–7 s and
  * ~400 MB). A command that fails before calling anything opens nothing.
  */
-import { OPERATION_INPUTS } from "../core/operation-inputs.js";
+
 import { validate } from "../core/validate.js";
 import type { OpenedHindsight as Hindsight } from "../open-hindsight.js";
+import { OPERATION_INPUTS } from "../operations/index.js";
 
 export interface LazyMemory {
   memory: Hindsight;

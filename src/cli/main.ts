@@ -3,26 +3,12 @@
  * The `hindsight` command line: a thin layer over the library.
  */
 import { Command, CommanderError } from "commander";
-import { registerAudit } from "./commands/audit.js";
-import { registerConsolidate } from "./commands/consolidate.js";
 import { registerEval } from "./commands/eval.js";
-import { registerFeedback } from "./commands/feedback.js";
 import { registerFetchModel } from "./commands/fetch-model.js";
-import { registerForget } from "./commands/forget.js";
-import { registerHistory } from "./commands/history.js";
-import { registerMaintain } from "./commands/maintain.js";
 import { registerMcp } from "./commands/mcp.js";
-import { registerMigrate } from "./commands/migrate.js";
-import { registerRecall } from "./commands/recall.js";
+import { registerOperations } from "./commands/operations.js";
 import { registerReembed } from "./commands/reembed.js";
-import { registerRestore } from "./commands/restore.js";
 import { registerServe } from "./commands/serve.js";
-import { registerShare } from "./commands/share.js";
-import { registerStats } from "./commands/stats.js";
-import { registerStore } from "./commands/store.js";
-import { registerStoreFact } from "./commands/store-fact.js";
-import { registerSummarize } from "./commands/summarize.js";
-import { registerWorking } from "./commands/working.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { VERSION } from "./version.js";
 
@@ -38,26 +24,12 @@ const program = new Command()
   .exitOverride();
 
 for (const register of [
-  registerStore,
-  registerStoreFact,
-  registerRecall,
-  registerForget,
-  registerAudit,
-  registerRestore,
-  registerFeedback,
-  registerHistory,
-  registerMaintain,
-  registerConsolidate,
-  registerSummarize,
-  registerStats,
-  registerMigrate,
+  registerOperations,
   registerReembed,
   registerFetchModel,
   registerMcp,
   registerServe,
   registerEval,
-  registerWorking,
-  registerShare,
 ]) {
   register(program);
 }

@@ -1,5 +1,6 @@
 /** Turning CLI strings into the shared schemas' input shapes. */
 import { invalidInput } from "../core/errors.js";
+import { numberFromText } from "../operations/fields.js";
 
 export function csv(value: string | undefined): string[] | undefined {
   if (value === undefined) return undefined;
@@ -20,9 +21,7 @@ export function jsonObject(field: string, value: string | undefined): unknown {
 
 /** Numbers stay strings when they are not numbers, so the schema reports them by name. */
 export function numeric(value: string | undefined): number | string | undefined {
-  if (value === undefined) return undefined;
-  const number = Number(value);
-  return value.trim() !== "" && Number.isFinite(number) ? number : value;
+  return value === undefined ? undefined : numberFromText(value);
 }
 
 /** Drops undefined values so optional schema fields stay absent. */

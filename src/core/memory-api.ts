@@ -72,66 +72,11 @@ export interface MemoryApi {
   ping(): Promise<void>;
   /**
    * The schema migrations: those applied when this store was opened (opening applies any that
-   * are pending) and the version it is at.
+   * are pending), the version it is at, and which store it is.
    */
-  migrate(): Promise<MigrationReport>;
+  migrate(): Promise<MigrationReport & { store: string }>;
   close(): Promise<void>;
 }
 
-/** The operations a remote client may call, by name. */
-export const MEMORY_OPERATIONS = [
-  "storeEpisodic",
-  "storeEpisodicBatch",
-  "storeSemantic",
-  "recall",
-  "forget",
-  "audit",
-  "summarize",
-  "stats",
-  "maintain",
-  "consolidate",
-  "feedback",
-  "restore",
-  "history",
-  "workingAppend",
-  "workingGet",
-  "workingCompress",
-  "workingEnd",
-  "grant",
-  "revoke",
-  "groups",
-  "setTrust",
-  "sources",
-  "quarantined",
-  "review",
-  "access",
-  "ping",
-  "migrate",
-] as const satisfies readonly (keyof MemoryApi)[];
-export type MemoryOperation = (typeof MEMORY_OPERATIONS)[number];
-
-// Every operation but close is forwarded by name: a new MemoryApi method must be listed above.
-type Unlisted = Exclude<keyof MemoryApi, MemoryOperation | "close">;
-const everyOperationListed: [Unlisted] extends [never] ? true : Unlisted = true;
-void everyOperationListed;
-
-/**
- * A MemoryApi whose every operation is one call of `send` with the operation's name and
- * arguments: how a client of another process, or of whichever process owns the data, is built.
- */
-export function forwardingMemory(
-  send: (operation: MemoryOperation, args: unknown[]) => Promise<unknown>,
-  close: () => Promise<void>,
-): MemoryApi {
-  const forwarders = Object.fromEntries(
-    MEMORY_OPERATIONS.map((operation) => [
-      operation,
-      (...args: unknown[]) => {
-        // Optional arguments left out stay out (JSON would turn them into null).
-        while (args.length > 0 && args[args.length - 1] === undefined) args.pop();
-        return send(operation, args);
-      },
-    ]),
-  );
-  return { ...forwarders, close } as unknown as MemoryApi;
-}
+/** The operations a surface or a remote client may call, by name: all but close. */
+export type MemoryOperation = Exclude<keyof MemoryApi, "close">;

@@ -605,9 +605,9 @@ export class MemoryService implements MemoryApi {
     return this.store.ping();
   }
 
-  async migrate(): Promise<MigrationReport> {
+  async migrate(): Promise<MigrationReport & { store: string }> {
     this.migration ??= await this.store.migrate(this.embedder);
-    return this.migration;
+    return { ...this.migration, store: this.store.description };
   }
 
   async stats(input: unknown = {}): Promise<MemoryStats> {

@@ -3,7 +3,8 @@
  */
 
 import { createConnection, type Socket } from "node:net";
-import { forwardingMemory, type MemoryApi, type MemoryOperation } from "../core/memory-api.js";
+import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
+import { forwardingMemory } from "./forwarding.js";
 import {
   encodeMessage,
   fromWireError,

@@ -4,8 +4,9 @@
  */
 import { rm } from "node:fs/promises";
 import { createServer, type Socket } from "node:net";
-import { MEMORY_OPERATIONS, type MemoryApi } from "../core/memory-api.js";
+import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";
+import { FORWARDED_OPERATIONS } from "./forwarding.js";
 import {
   encodeMessage,
   lineReader,
@@ -21,14 +22,12 @@ export interface RpcServer {
   close(): Promise<void>;
 }
 
-const OPERATIONS = new Set<string>(MEMORY_OPERATIONS);
-
 function isRequest(message: unknown): message is Request {
   const request = message as Partial<Request>;
   return (
     typeof request?.id === "number" &&
     typeof request.op === "string" &&
-    OPERATIONS.has(request.op) &&
+    FORWARDED_OPERATIONS.has(request.op) &&
     Array.isArray(request.args)
   );
 }

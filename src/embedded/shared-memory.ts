@@ -10,9 +10,10 @@
 import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ErrorCode, HindsightError } from "../core/errors.js";
-import { forwardingMemory, type MemoryApi, type MemoryOperation } from "../core/memory-api.js";
+import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";
 import { acquireDirLock, askOwner, type DirLock, lockAddress } from "../storage/dir-lock.js";
+import { forwardingMemory } from "./forwarding.js";
 import { OwnerGoneError, RpcMemory } from "./rpc-client.js";
 import { type RpcServer, serveMemory } from "./rpc-server.js";
 import { memorySocketPath } from "./socket-path.js";

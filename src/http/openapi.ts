@@ -4,57 +4,30 @@
  */
 import { z } from "zod";
 import { VERSION } from "../cli/version.js";
-import {
-  ConsolidateOutput,
-  ErrorOutput,
-  FeedbackOutput,
-  ForgetOutput,
-  HistoryOutput,
-  MaintainOutput,
-  RecallOutput,
-  RestoreOutput,
-  StatsOutput,
-  StoreOutput,
-  StoreSemanticOutput,
-  SummarizeOutput,
-} from "../core/outputs.js";
-import {
-  ConsolidateInput,
-  FeedbackInput,
-  MaintainInput,
-  RecallInput,
-  StoreEpisodicInput,
-  StoreSemanticInput,
-  SummarizeInput,
-} from "../core/schemas.js";
+import { ErrorOutput } from "../core/outputs.js";
+import { OPERATION_NAMES, operationSpec } from "../operations/index.js";
 import type { RouteSpec } from "./route.js";
 
 type JsonSchema = Record<string, unknown>;
 
-/** Schemas that become named components; anything else is inlined where it is used. */
-const NAMED = new Map<z.ZodType, string>(
-  Object.entries({
-    StoreEpisodicInput,
-    StoreSemanticInput,
-    RecallInput,
-    SummarizeInput,
-    StoreOutput,
-    ForgetOutput,
-    RecallOutput,
-    SummarizeOutput,
-    StatsOutput,
-    MaintainInput,
-    ConsolidateInput,
-    FeedbackInput,
-    StoreSemanticOutput,
-    MaintainOutput,
-    ConsolidateOutput,
-    FeedbackOutput,
-    RestoreOutput,
-    HistoryOutput,
-    ErrorOutput,
-  }).map(([name, schema]) => [schema as z.ZodType, name]),
-);
+const pascal = (name: string) => name[0]!.toUpperCase() + name.slice(1);
+
+/**
+ * Schemas that become named components: each operation's input (`RecallInput`) and output
+ * (`RecallOutput`), named after the first operation that uses them; anything else is inlined
+ * where it is used.
+ */
+const NAMED = new Map<z.ZodType, string>([[ErrorOutput, "ErrorOutput"]]);
+for (const name of OPERATION_NAMES) {
+  const spec = operationSpec(name);
+  if (!spec.http) continue;
+  for (const [schema, suffix] of [
+    [spec.input, "Input"],
+    [spec.output, "Output"],
+  ] as const) {
+    if (schema && !NAMED.has(schema)) NAMED.set(schema, `${pascal(name)}${suffix}`);
+  }
+}
 
 const ERROR_DESCRIPTIONS: Record<number, string> = {
   400: "Invalid input; `field` names the input at fault.",

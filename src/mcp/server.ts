@@ -1,6 +1,6 @@
 /**
- * The hindsight MCP server: the memory tools of tools/index.ts and one prompt over a
- * MemoryApi. Transport-free; `stdio.ts` and `http.ts` connect it.
+ * The hindsight MCP server: the memory tools (tool.ts, from the operation registry) and one
+ * prompt over a MemoryApi. Transport-free; `stdio.ts` and `http.ts` connect it.
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
@@ -9,8 +9,7 @@ import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";
 import { registerGuidelinesPrompt } from "./prompt.js";
 import { SERVER_INFO, SERVER_INSTRUCTIONS } from "./server-info.js";
-import { type MemoryTool, runTool } from "./tool.js";
-import { MEMORY_TOOLS } from "./tools/index.js";
+import { MEMORY_TOOLS, type MemoryTool, runTool } from "./tool.js";
 
 export interface McpServerOptions {
   /** Where failures are logged; stderr under stdio. Defaults to silent. */

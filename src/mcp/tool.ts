@@ -1,37 +1,63 @@
 /**
- * What a hindsight MCP tool is: metadata for `tools/list` and one service call. Tools are
- * thin translators: the input schema is the one the service validates with, and the service
- * validates each call once (the tool passes the arguments as received).
+ * The MCP tools, derived from the operation registry (operations/): every operation with an
+ * `mcp` binding is a tool, its input schema the one the service validates with, its output
+ * schema the JSON of its result. Tools are thin translators: the arguments are passed as
+ * received and the service validates each call once.
  */
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type { z } from "zod";
-import type { MemoryApi } from "../core/memory-api.js";
+import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
+import { toJson } from "../core/outputs.js";
 import type { Logger } from "../core/ports.js";
+import { invoke, OPERATION_NAMES, operationSpec } from "../operations/index.js";
+import type { Effect } from "../operations/spec.js";
 import { toolError } from "./errors.js";
 
-export interface ToolReply {
-  /** The JSON of the service result; must match the tool's output schema. */
-  structured: Record<string, unknown>;
-  /** What a model reads. */
-  text: string;
-}
-
-export interface MemoryTool<Input extends z.ZodObject = z.ZodObject> {
+export interface MemoryTool {
+  operation: MemoryOperation;
   name: string;
   title: string;
   /** Tells the model when to call the tool, not only what it does. */
   description: string;
-  input: Input;
+  input: z.ZodObject;
   output: z.ZodObject;
   annotations: ToolAnnotations;
-  /** `input` is the arguments as the client sent them: the service validates them. */
-  run(memory: MemoryApi, input: unknown): Promise<ToolReply>;
+  /** What the model reads, from the operation's result. */
+  text(result: unknown): string;
 }
 
-/** A tool, its input schema kept for `tools/list`. */
-export function defineTool<Input extends z.ZodObject>(tool: MemoryTool<Input>): MemoryTool {
-  return tool as unknown as MemoryTool;
+/** MCP's hints from what the operation does; none of our tools reaches outside memory. */
+export function toolAnnotations(effect: Effect, idempotent: boolean): ToolAnnotations {
+  if (effect === "read") return { readOnlyHint: true, openWorldHint: false };
+  return {
+    readOnlyHint: false,
+    destructiveHint: effect === "destructive",
+    idempotentHint: idempotent,
+    openWorldHint: false,
+  };
 }
+
+/** Every tool the server lists, in the registry's order (the order clients show them). */
+export const MEMORY_TOOLS: readonly MemoryTool[] = OPERATION_NAMES.flatMap((operation) => {
+  const spec = operationSpec(operation);
+  const mcp = spec.mcp;
+  if (!mcp) return [];
+  if (!spec.input || !spec.output) {
+    throw new Error(`operation ${operation}: an MCP tool needs input and output schemas`);
+  }
+  return [
+    {
+      operation,
+      name: mcp.name,
+      title: mcp.title,
+      description: mcp.description,
+      input: spec.input,
+      output: spec.output as z.ZodObject,
+      annotations: toolAnnotations(spec.effect, mcp.idempotent),
+      text: mcp.text as (result: unknown) => string,
+    },
+  ];
+});
 
 /**
  * Runs a tool on raw arguments. The service validates them with the tool's own schema (not the
@@ -45,14 +71,15 @@ export async function runTool(
   logger: Logger,
 ): Promise<CallToolResult> {
   try {
-    const reply = await tool.run(memory, args ?? {});
+    const result = await invoke(memory, tool.operation, args ?? {});
+    const structured = toJson(result) as Record<string, unknown>;
     // The SDK's McpServer checks this too; we replaced its tools/call handler, so keep the
     // promise here: a client must never receive structuredContent its schema rejects.
-    const checked = tool.output.safeParse(reply.structured);
+    const checked = tool.output.safeParse(structured);
     if (!checked.success) {
       throw new Error(`${tool.name} produced output outside its schema: ${checked.error.message}`);
     }
-    return { content: [{ type: "text", text: reply.text }], structuredContent: reply.structured };
+    return { content: [{ type: "text", text: tool.text(result) }], structuredContent: structured };
   } catch (error) {
     return toolError(error, tool.name, logger);
   }

@@ -11,10 +11,11 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ErrorCode, HindsightError, notFound } from "../core/errors.js";
-import type { MemoryApi } from "../core/memory-api.js";
-import { FeedbackInput, ForgetInput, MemoryIdInput, SummarizeInput } from "../core/schemas.js";
+import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
+import { SummarizeInput } from "../core/schemas.js";
 import { permissionDenied } from "../core/sharing/sharing.js";
 import { validate } from "../core/validate.js";
+import { invoke, OPERATION_NAMES, type OPERATIONS, operationSpec } from "../operations/index.js";
 
 /**
  * The id a memory an agent names `id` is stored under: a name-based UUID (version 5) of the
@@ -60,11 +61,16 @@ function field(input: unknown, name: string): unknown {
     : undefined;
 }
 
+/** The operations whose agent rule is `custom`: each needs its own scoping below. */
+type CustomOperation = {
+  [K in MemoryOperation]: (typeof OPERATIONS)[K]["agent"] extends { kind: "custom" } ? K : never;
+}[MemoryOperation];
+
 export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
-  const operatorOnly = (operation: string) => async (): Promise<never> => {
+  const operatorOnly = (needs: string) => async (): Promise<never> => {
     throw new HindsightError(
       ErrorCode.PERMISSION_DENIED,
-      `${operation} needs an operator API key; this one is bound to agent '${agent}'`,
+      `${needs} needs an operator API key; this one is bound to agent '${agent}'`,
     );
   };
   /**
@@ -89,23 +95,19 @@ export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
    * database's own error; 20,000 ids were all looked up before the limit of 50 was checked).
    */
   const byId =
-    <T>(
-      schema: z.ZodType<{ memory_id: string }>,
-      need: "own" | "visible",
-      run: (input: unknown) => Promise<T>,
-    ) =>
+    (name: MemoryOperation, schema: z.ZodObject, need: "own" | "visible") =>
     async (input: unknown) => {
-      await checked("memory_id", validate(schema, input).memory_id, need);
-      return run(input);
+      const { memory_id: id } = validate(schema, input) as { memory_id: string };
+      await checked("memory_id", id, need);
+      return invoke(memory, name, input);
     };
-  return {
-    storeEpisodic: (input) => memory.storeEpisodic(asAgentWrite(input, agent)),
+  const custom: { [K in CustomOperation]: MemoryApi[K] } = {
     storeEpisodicBatch: (inputs) =>
       memory.storeEpisodicBatch(
         Array.isArray(inputs) ? inputs.map((item) => asAgentWrite(item, agent)) : inputs,
       ),
+    // A shared write is trusted no more than the agent itself.
     storeSemantic: (input) => memory.storeSemantic(asAgentWrite(input, agent), { agent }),
-    recall: (input) => memory.recall(asAgent(input, agent)),
     summarize: async (input) => {
       // A recall's scope, or whose working-memory session: the key's agent either way.
       if (field(input, "query_text") !== undefined || field(input, "session_id") !== undefined) {
@@ -115,34 +117,39 @@ export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
       if (ids) await checked("memory_ids", ids, "visible");
       return memory.summarize(input);
     },
-    forget: byId(ForgetInput, "own", (input) => memory.forget(input)),
-    feedback: byId(FeedbackInput, "own", (input) => memory.feedback(input)),
-    restore: byId(MemoryIdInput, "own", (input) => memory.restore(input)),
-    history: byId(MemoryIdInput, "visible", (input) => memory.history(input)),
-    // Sessions belong to their agent: the key's agent addresses its own sessions only.
-    workingEnd: (input) => memory.workingEnd(asAgent(input, agent)),
-    workingAppend: (input) => memory.workingAppend(asAgent(input, agent)),
-    workingGet: (input) => memory.workingGet(asAgent(input, agent)),
-    workingCompress: (input) => memory.workingCompress(asAgent(input, agent)),
     // Its own groups only: which groups exist, and who is in them, is the operator's to see.
     groups: async (input) => {
       const { groups } = await memory.groups(input);
       return { groups: groups.filter((group) => group.members.some((m) => m.agent_id === agent)) };
     },
-    stats: (input) => memory.stats(asAgent(input ?? {}, agent)),
-    ping: () => memory.ping(),
-    migrate: () => memory.migrate(),
-    access: operatorOnly("checking another agent's access"),
-    sources: operatorOnly("the trust list"),
-    audit: operatorOnly("the audit log"),
-    maintain: operatorOnly("maintenance"),
-    consolidate: operatorOnly("consolidation"),
-    grant: operatorOnly("granting group membership"),
-    revoke: operatorOnly("revoking group membership"),
-    setTrust: operatorOnly("setting a source's trust"),
-    quarantined: operatorOnly("the quarantine list"),
-    review: operatorOnly("reviewing shared memory"),
+  };
+  const scoped = (name: MemoryOperation): unknown => {
+    if (name in custom) return custom[name as CustomOperation];
+    const spec = operationSpec(name);
+    const rule = spec.agent;
+    switch (rule.kind) {
+      case "as-agent":
+        return (input: unknown) => invoke(memory, name, asAgent(input ?? {}, agent));
+      case "as-agent-write":
+        return (input: unknown) => invoke(memory, name, asAgentWrite(input, agent));
+      case "own":
+      case "visible":
+        if (!spec.input?.shape.memory_id) {
+          throw new Error(`operation ${name}: an '${rule.kind}' rule needs a memory_id input`);
+        }
+        return byId(name, spec.input, rule.kind);
+      case "operator":
+        return operatorOnly(rule.needs);
+      case "open":
+        return (...args: unknown[]) =>
+          (memory[name] as (...params: unknown[]) => Promise<unknown>).apply(memory, args);
+      case "custom":
+        throw new Error(`operation ${name} is declared custom but has no scoping`);
+    }
+  };
+  return {
+    ...Object.fromEntries(OPERATION_NAMES.map((name) => [name, scoped(name)])),
     // The tenant's memory outlives any one key.
     close: async () => {},
-  };
+  } as unknown as MemoryApi;
 }

@@ -1,14 +1,14 @@
 /**
  * The library's view of MemoryApi: every operation takes the input type of the zod schema that
- * validates it (core/operation-inputs), so `storeEpisodic({ outcome: "maybe" })` or
+ * validates it (the operation registry), so `storeEpisodic({ outcome: "maybe" })` or
  * `recall({ query_text: 42 })` does not compile. The surfaces (REST, MCP, CLI, the RPC between
  * processes) keep MemoryApi, whose inputs are `unknown`: they pass what they received, and the
  * service validates it — once — as it validates a library call. Dates may be given as `Date`
  * where the service accepts them.
  */
 import type { z } from "zod";
-import type { MemoryApi } from "./memory-api.js";
-import type { OPERATION_INPUTS, OperationWithInput } from "./operation-inputs.js";
+import type { MemoryApi } from "../core/memory-api.js";
+import type { OPERATION_INPUTS, OperationWithInput } from "./index.js";
 
 /** `T` with the fields `K` also accepting a `Date` (turned into ISO 8601 before validation). */
 type Dated<T, K extends keyof T> = Omit<T, K> & { [P in K]?: T[P] | Date };
