@@ -96,6 +96,7 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       expect(await upgraded.migrate()).toEqual({
         applied: MIGRATIONS.slice(1).map((m) => m.version),
         current: MIGRATIONS.at(-1)!.version,
+        store: (await upgraded.stats()).store,
       });
       const [row] = await upgraded.store.getMany("semantic", [old]);
       expect(row).toMatchObject({ key_text: "Release day", decay_score: 1, superseded_by: null });

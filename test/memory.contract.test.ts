@@ -365,6 +365,7 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       expect(await memory.migrate()).toEqual({
         applied: [],
         current: MIGRATIONS.at(-1)!.version,
+        store: (await memory.stats()).store,
       });
       expect((await memory.recall({ query_text: "billing deploy port" })).results[0]?.id).toBe(
         deployFailure,
