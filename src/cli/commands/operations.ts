@@ -108,11 +108,12 @@ function register(parent: Command, name: MemoryOperation, spec: Spec, binding: B
     }
   }
   command.option("--json", "print the result as JSON");
+  const names = flagNames(binding);
   command.action(async (...params: unknown[]) => {
     // commander passes the positional arguments, then the options, then the command.
     const self = params.at(-1) as Command;
     const options = params.at(-2) as Record<string, unknown> & { json?: boolean };
-    await withHindsight(self, options, flagNames(binding), async (memory, logger) => {
+    await withHindsight(self, options, names, async (memory, logger) => {
       const input = await inputOf(spec, binding, params.slice(0, -2), options, parsed);
       const result = await invoke(memory, name, input);
       const notice = binding.notice?.(result);

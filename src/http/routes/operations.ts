@@ -81,7 +81,13 @@ function queryInput(c: Context, spec: Spec, binding: HttpBinding): Record<string
 function operationRoute(name: MemoryOperation, spec: Spec, binding: HttpBinding): RouteSpec {
   const input = spec.input;
   const params = binding.params ?? {};
-  const field = (f: string) => (input?.shape[f] as z.ZodType | undefined) ?? z.string();
+  const field = (f: string): z.ZodType => {
+    const schema = input?.shape[f] as z.ZodType | undefined;
+    // A parameter must be one of the operation's fields: documenting it as any string would
+    // hide a misnamed binding.
+    if (!schema) throw new Error(`operation ${name}: ${binding.path} names no input field '${f}'`);
+    return schema;
+  };
   const body = takesBody(binding);
   if (body && !input) throw new Error(`operation ${name}: a body needs an input schema`);
   return {
