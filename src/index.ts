@@ -44,8 +44,8 @@ export type {
   JobOptions,
   MaintainResult,
 } from "./core/lifecycle/lifecycle.js";
+export type { MemoryEvent, MemoryHistory, RestoreOutcome } from "./core/lifecycle/ports.js";
 export { DEFAULT_LIFECYCLE, type LifecycleSettings } from "./core/lifecycle/settings.js";
-export type { MemoryEvent, MemoryHistory, RestoreOutcome } from "./core/lifecycle/store-port.js";
 export type { MemoryApi } from "./core/memory-api.js";
 export type {
   ChatRequest,
@@ -54,7 +54,7 @@ export type {
   Embedder,
   LanguageModel,
   Logger,
-  MemoryStore,
+  Storage,
 } from "./core/ports.js";
 export {
   AuditInput,
@@ -89,7 +89,7 @@ export {
   TRUST_LEVELS,
   type TrustLevel,
 } from "./core/sharing/types.js";
-export type { SummaryResult } from "./core/summarize.js";
+export type { SummaryResult } from "./core/summarize/summarize-memories.js";
 export {
   type EpisodicMemory,
   type ForgetResult,

@@ -7,7 +7,7 @@ import type { Clock, Embedder, LanguageModel, Logger } from "./core/ports.js";
 import { MemoryService } from "./core/service.js";
 import { createEmbedder } from "./embedders/create.js";
 import { createLanguageModel } from "./llm/create.js";
-import { openStore } from "./storage/open-store.js";
+import { openStorage } from "./storage/open-store.js";
 import { cl100k } from "./tokens.js";
 import { openWorkingStore } from "./working/open-working-store.js";
 
@@ -31,16 +31,16 @@ export async function openService(
     await embedder.embed(["warm-up"]);
   }
   const llm = deps.llm ?? createLanguageModel(config.llm, logger);
-  const store = await openStore(config, logger);
+  const storage = await openStorage(config, logger);
   let working: Awaited<ReturnType<typeof openWorkingStore>>;
   try {
-    working = await openWorkingStore(config.working, store, logger);
+    working = await openWorkingStore(config.working, storage, logger);
   } catch (error) {
-    await store.close();
+    await storage.admin.close();
     throw error;
   }
   const service = new MemoryService({
-    store,
+    storage,
     embedder,
     ...(llm ? { llm } : {}),
     clock: deps.clock ?? systemClock,

@@ -1,6 +1,6 @@
 /** Token counting with OpenAI's cl100k_base encoding, the common yardstick for budgets. */
 import { countTokens, decode, encode } from "gpt-tokenizer/encoding/cl100k_base";
-import type { TokenCounter } from "./core/summarize.js";
+import type { TokenCounter } from "./core/summarize/summarize-memories.js";
 
 export const cl100k: TokenCounter = {
   count: (text) => countTokens(text),

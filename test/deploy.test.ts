@@ -604,7 +604,7 @@ describe(".dockerignore", () => {
       ".hindsight/data/PG_VERSION",
       "test/cli.test.ts",
       "docker-compose.yml",
-      "src/core/bm25.test.ts",
+      "src/core/recall/bm25.test.ts",
     ]) {
       expect(excluded(path), path).toBe(true);
     }

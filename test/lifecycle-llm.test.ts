@@ -85,7 +85,7 @@ describe.each(BACKENDS)("lifecycle with a language model on $name", (backend) =>
       expect(created.key).toBe("Deploys fail when port 8080 is already taken");
       // Record 99 does not exist and is dropped; the four failures remain.
       expect(created.sources.sort()).toEqual(ids.filter((_, i) => i % 3 === 0).sort());
-      const [stored] = await memory.store.getMany("semantic", [created.id]);
+      const [stored] = await memory.storage.memories.getMany("semantic", [created.id]);
       expect(stored!.metadata).toMatchObject({
         consolidation: { method: "llm", model: "scripted:test" },
       });
@@ -235,7 +235,7 @@ describe.each(BACKENDS)("lifecycle with a language model on $name", (backend) =>
         confidence: 0.5,
       });
       expect(merged).toEqual({ id: first.id, merged_into: first.id });
-      let [row] = await memory.store.getMany("semantic", [first.id]);
+      let [row] = await memory.storage.memories.getMany("semantic", [first.id]);
       expect(row).toMatchObject({
         key_text: "Free port 8080 before deploying",
         value_text: "lsof -i :8080, then kill what holds it",
@@ -244,7 +244,7 @@ describe.each(BACKENDS)("lifecycle with a language model on $name", (backend) =>
 
       // The model answers off-schema twice: the richer text is kept, nothing is lost.
       await memory.storeSemantic({ key_text: c[0], value_text: c[1], confidence: 0.5 });
-      [row] = await memory.store.getMany("semantic", [first.id]);
+      [row] = await memory.storage.memories.getMany("semantic", [first.id]);
       expect(row).toMatchObject({ key_text: c[0], value_text: c[1] });
       const events = (await memory.history({ memory_id: first.id })).events;
       expect(events.filter((e) => e.event === "merged").map((e) => e.details.method)).toEqual([

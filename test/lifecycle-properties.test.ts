@@ -100,8 +100,8 @@ describe.each(BACKENDS)("soft forgetting on $name", (backend) => {
             expect(await counts()).toEqual(before);
           }
           const rows = [
-            ...(await memory.store.getMany("episodic", stored)),
-            ...(await memory.store.getMany("semantic", stored)),
+            ...(await memory.storage.memories.getMany("episodic", stored)),
+            ...(await memory.storage.memories.getMany("semantic", stored)),
           ];
           expect(rows.map((row) => row.id).sort()).toEqual([...stored].sort());
           // Reversible: restoring brings each archived memory back to active.
@@ -110,8 +110,8 @@ describe.each(BACKENDS)("soft forgetting on $name", (backend) => {
             expect(restored.status).toBe("active");
           }
           const back = [
-            ...(await memory.store.getMany("episodic", stored)),
-            ...(await memory.store.getMany("semantic", stored)),
+            ...(await memory.storage.memories.getMany("episodic", stored)),
+            ...(await memory.storage.memories.getMany("semantic", stored)),
           ];
           expect(back.every((row) => row.status === "active")).toBe(true);
           // Restored memories are not archived again by a maintenance run at the same moment.

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLifecycleSchedule } from "../src/core/lifecycle/schedule.js";
-import type { MemoryStore } from "../src/core/ports.js";
+import type { Storage } from "../src/core/ports.js";
 import type { MemoryService } from "../src/core/service.js";
 import { silentLogger } from "../src/index.js";
 import { BACKENDS } from "./support/backends.js";
@@ -15,10 +15,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Records, from inside the job lock, when each run of each job held it. */
 function observed(name: string, runs: { who: string; job: string; from: number; to: number }[]) {
-  return (store: MemoryStore): MemoryStore =>
-    Object.assign(Object.create(store) as MemoryStore, {
+  return (storage: Storage): Storage => ({
+    ...storage,
+    lifecycle: Object.assign(Object.create(storage.lifecycle) as Storage["lifecycle"], {
       exclusive: <T>(job: string, wait: boolean, fn: () => Promise<T>) =>
-        store.exclusive(job, wait, async () => {
+        storage.lifecycle.exclusive(job, wait, async () => {
           const from = performance.now();
           try {
             const value = await fn();
@@ -29,7 +30,8 @@ function observed(name: string, runs: { who: string; job: string; from: number; 
             runs.push({ who: name, job, from, to: performance.now() });
           }
         }),
-    });
+    }),
+  });
 }
 
 describe.each(BACKENDS)("scheduled jobs on $name", (backend) => {
@@ -43,10 +45,10 @@ describe.each(BACKENDS)("scheduled jobs on $name", (backend) => {
     const fresh = await backend.fresh();
     cleanup = fresh.cleanup;
     // Two instances on one PostgreSQL; PGlite has one owner process, so one service twice.
-    a = await openLifecycleService(fresh.location, { wrapStore: observed("a", runs) });
+    a = await openLifecycleService(fresh.location, { wrapStorage: observed("a", runs) });
     b =
       backend.name === "postgres"
-        ? await openLifecycleService(fresh.location, { wrapStore: observed("b", runs) })
+        ? await openLifecycleService(fresh.location, { wrapStorage: observed("b", runs) })
         : a;
     await a.storeEpisodic({ task_type: "deploy", summary: "Deployed", outcome: "success" });
   });
@@ -59,7 +61,7 @@ describe.each(BACKENDS)("scheduled jobs on $name", (backend) => {
   describe.skipIf(backend.skip !== undefined)("with the backend available", () => {
     it("skips a job another instance holds, and runs it once the lock is free", async () => {
       let release!: () => void;
-      const held = a.store.exclusive(
+      const held = a.storage.lifecycle.exclusive(
         "maintain",
         true,
         () => new Promise<void>((r) => (release = r)),

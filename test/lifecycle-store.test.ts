@@ -98,7 +98,7 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
         current: MIGRATIONS.at(-1)!.version,
         store: (await upgraded.stats()).store,
       });
-      const [row] = await upgraded.store.getMany("semantic", [old]);
+      const [row] = await upgraded.storage.memories.getMany("semantic", [old]);
       expect(row).toMatchObject({ key_text: "Release day", decay_score: 1, superseded_by: null });
       // The generated key of the old row takes part in the contradiction rule at once.
       const next = await upgraded.storeSemantic({
@@ -151,7 +151,7 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       const [id] = (await deployEpisodes(1)).slice(0);
       const result = await memory.maintain({ now: later(10).toISOString() });
       expect(result.scored).toBe(1);
-      const [row] = await memory.store.getMany("episodic", [id!]);
+      const [row] = await memory.storage.memories.getMany("episodic", [id!]);
       // Stored at START (recorded_at), never recalled: 1 · e^(−0.05·10).
       expect(row!.decay_score).toBeCloseTo(Math.exp(-0.5), 4);
       expect(row!.status).toBe("active");
@@ -187,7 +187,7 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       // 30 grace days, then 0.005 per day: 0.5 · e^(−0.005·170) ≈ 0.214 at day 200.
       const first = await memory.maintain({ now: later(200).toISOString() });
       expect(first.semantic.confidence_lowered).toBe(1);
-      const [row] = await memory.store.getMany("semantic", [id]);
+      const [row] = await memory.storage.memories.getMany("semantic", [id]);
       expect(row!.confidence).toBeCloseTo(0.5 * Math.exp(-0.005 * 170), 3);
       // Running again at the same moment decays nothing twice.
       const repeat = await memory.maintain({ now: later(200).toISOString() });
@@ -216,7 +216,7 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       const working = result.created.find((c) => c.key.startsWith("deploy succeeds"))!;
       expect(working.key).toMatch(/^deploy succeeds when: running the migrations/);
 
-      const [stored] = await memory.store.getMany("semantic", [outcomes.id]);
+      const [stored] = await memory.storage.memories.getMany("semantic", [outcomes.id]);
       expect(stored).toMatchObject({
         task_type: "deploy",
         status: "active",
@@ -252,7 +252,7 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       await deployEpisodes(5, "deploy", "bob");
       const result = await memory.consolidate({});
       expect(result.groups.map((g) => g.user_id)).toEqual(["alice"]);
-      const [stored] = await memory.store.getMany("semantic", [result.created[0]!.id]);
+      const [stored] = await memory.storage.memories.getMany("semantic", [result.created[0]!.id]);
       expect(stored!.user_id).toBe("alice");
     });
 
@@ -327,7 +327,7 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
         source_episode_ids: [episodes[1]!],
       });
       expect(near).toEqual({ id: first.id, merged_into: first.id });
-      const [merged] = await memory.store.getMany("semantic", [first.id]);
+      const [merged] = await memory.storage.memories.getMany("semantic", [first.id]);
       // The richer text is kept, confidence united: 1 − 0.4 · 0.5.
       expect(merged).toMatchObject({
         key_text: "Free port 8080 first",
@@ -388,7 +388,7 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
         user_id: "alice",
       });
       expect(current).toEqual({ id: expect.any(String), superseded: [old.id] });
-      const [before] = await memory.store.getMany("semantic", [old.id]);
+      const [before] = await memory.storage.memories.getMany("semantic", [old.id]);
       expect(before).toMatchObject({
         valid_to: later(5),
         superseded_by: current.id,

@@ -4,14 +4,14 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../src/adapters.js";
-import type { NewEpisodic } from "../src/core/ports.js";
-import { searchText } from "../src/core/search-text.js";
+import type { NewEpisodic } from "../src/core/memories/ports.js";
+import { searchText } from "../src/core/recall/search-text.js";
 import type { SqlDriver } from "../src/storage/executor.js";
+import { SqlMemoryRecords } from "../src/storage/memory-records.js";
 import { migrate } from "../src/storage/migrate.js";
 import { MIGRATIONS } from "../src/storage/migrations.js";
 import { IN_MEMORY, openPGlite } from "../src/storage/pglite.js";
 import { openPostgres } from "../src/storage/postgres.js";
-import { SqlMemoryStore } from "../src/storage/sql-store.js";
 import { wordTokens } from "../src/text/tokenize.js";
 import { BACKENDS, createTestSchema } from "./support/backends.js";
 
@@ -64,7 +64,7 @@ describe.each(BACKENDS)(
         }
         const before = MIGRATIONS.filter((migration) => migration.version < 7);
         await migrate(driver, embedder, before);
-        const store = new SqlMemoryStore(driver);
+        const store = new SqlMemoryRecords(driver);
         const oldId = "00000000-0000-4000-8000-000000000001";
         const newId = "00000000-0000-4000-8000-000000000002";
         await store.insertEpisodic([

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { embeddingText } from "../src/core/embedding-text.js";
+import { embeddingText } from "../src/core/memories/embedding-text.js";
 import type { MemoryLayer } from "../src/core/types.js";
 import { hashEmbed } from "../src/embedders/hash.js";
 import {

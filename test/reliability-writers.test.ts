@@ -130,7 +130,8 @@ describe("writer processes against serve on the embedded store", () => {
     try {
       let found = 0;
       for (let start = 0; start < ids.length; start += 100) {
-        found += (await service.store.getMany("episodic", ids.slice(start, start + 100))).length;
+        found += (await service.storage.memories.getMany("episodic", ids.slice(start, start + 100)))
+          .length;
       }
       return found;
     } finally {

@@ -27,14 +27,14 @@ import { parseArgs } from "node:util";
 import { silentLogger, systemClock } from "../adapters.js";
 import { embeddingWith } from "../core/embed.js";
 import type { Embedder } from "../core/ports.js";
-import { DEFAULT_RANKING } from "../core/ranking.js";
+import { DEFAULT_RANKING } from "../core/recall/ranking.js";
 import { MemoryService } from "../core/service.js";
 import { createEmbedder } from "../embedders/create.js";
 import { cachingEmbedder } from "../eval/embedding-cache.js";
 import { type SqlDriver, toVectorLiteral } from "../storage/executor.js";
 import { openPGlite } from "../storage/pglite.js";
 import { openPostgres } from "../storage/postgres.js";
-import { SqlMemoryStore } from "../storage/sql-store.js";
+import { SqlStorage } from "../storage/sql-storage.js";
 import { cl100k } from "../tokens.js";
 import { generateMemory, generateQuery, random } from "./corpus.js";
 import { type Percentiles, percentiles } from "./stats.js";
@@ -224,10 +224,10 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
   const embedder = await benchEmbedder(scratch);
   let driver = backend.driver;
   const open = async () => {
-    const store = new SqlMemoryStore(driver);
-    await store.migrate(embedder);
+    const storage = new SqlStorage(driver);
+    await storage.admin.migrate(embedder);
     const service = new MemoryService({
-      store,
+      storage,
       embedder,
       clock: systemClock,
       logger: silentLogger,
@@ -235,7 +235,7 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
       candidateLimit: 30,
       tokens: cl100k,
     });
-    return { store, service };
+    return { store: storage.admin, service };
   };
   let { store, service: memory } = await open();
   const next = random(42);

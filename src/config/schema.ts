@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { DEFAULT_LIFECYCLE as L } from "../core/lifecycle/settings.js";
 import { DEFAULT_BREAKER } from "../core/llm/breaker.js";
-import { DEFAULT_RANKING } from "../core/ranking.js";
+import { DEFAULT_RANKING } from "../core/recall/ranking.js";
 import { DEFAULT_SHARING } from "../core/sharing/sharing.js";
 import { TRUST_LEVELS } from "../core/sharing/types.js";
 

@@ -46,6 +46,12 @@ export interface AuditQuery {
   limit: number;
 }
 
+/** Storage's audit log; entries are written by the operations they record, in their transaction. */
+export interface AuditLog {
+  /** Entries matching the query, newest first. */
+  list(query: AuditQuery): Promise<AuditEntry[]>;
+}
+
 /** Detail fields that hold memory text; the audit log keeps everything else. */
 const CONTENT_FIELDS = new Set(["previous", "incoming", "key_text", "value_text", "summary"]);
 

@@ -11,7 +11,7 @@ import type {
   JobOptions,
   MaintainResult,
 } from "./lifecycle/lifecycle.js";
-import type { MemoryHistory, RestoreOutcome } from "./lifecycle/store-port.js";
+import type { MemoryHistory, RestoreOutcome } from "./lifecycle/ports.js";
 import type { MigrationReport } from "./ports.js";
 import type { RecallResponse } from "./service.js";
 import type { QuarantineList, SourcesList } from "./sharing/sharing.js";
@@ -23,7 +23,7 @@ import type {
   SourceTrust,
   StoredKnowledge,
 } from "./sharing/types.js";
-import type { SummaryResult } from "./summarize.js";
+import type { SummaryResult } from "./summarize/summarize-memories.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "./types.js";
 import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
 

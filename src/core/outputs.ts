@@ -5,7 +5,7 @@
 
 import { z } from "zod";
 import { AUDITED_OPERATIONS } from "./audit.js";
-import { MEMORY_EVENTS } from "./lifecycle/store-port.js";
+import { MEMORY_EVENTS } from "./lifecycle/ports.js";
 import { REVIEW_DECISIONS, REVIEW_STATUSES, TRUST_LEVELS } from "./sharing/types.js";
 import { LAYERS, OUTCOMES, STATUSES } from "./types.js";
 import { WorkingContextOutput } from "./working/schemas.js";

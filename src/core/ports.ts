@@ -2,19 +2,12 @@
  * Ports: what the core needs from the outside world. Adapters live outside `core/` and the
  * core never imports them.
  */
-import type { AuditEntry, AuditQuery } from "./audit.js";
-import type { CorpusStats } from "./bm25.js";
-import type { LifecycleStore, SemanticChange } from "./lifecycle/store-port.js";
+import type { AuditLog } from "./audit.js";
+import type { ConsolidationStore, KnowledgeStore, LifecycleStore } from "./lifecycle/ports.js";
+import type { MemoryRecords } from "./memories/ports.js";
+import type { RecallStore } from "./recall/ports.js";
 import type { SharingStore } from "./sharing/ports.js";
-import type {
-  EpisodicMemory,
-  ForgetResult,
-  LayerCounts,
-  LlmBreakerStats,
-  MemoryLayer,
-  Outcome,
-  SemanticMemory,
-} from "./types.js";
+import type { LayerCounts, LlmBreakerStats, MemoryLayer } from "./types.js";
 
 export interface Clock {
   now(): Date;
@@ -73,105 +66,37 @@ export interface EmbedderIdentity {
   dimensions: number;
 }
 
-export type NewEpisodic = Omit<EpisodicMemory, "access_count" | "last_accessed_at"> & {
-  embedding: Float32Array;
-  search_text: string;
-};
-
-export type NewSemantic = Omit<
-  SemanticMemory,
-  "access_count" | "last_used_at" | "decay_score" | "superseded_by"
-> & {
-  embedding: Float32Array;
-  search_text: string;
-  source_episode_ids: string[];
-};
-
-export interface CandidateFilter {
-  task_type?: string;
-  from?: Date;
-  to?: Date;
-  user_id?: string;
-  agent_id?: string;
-  session_id?: string;
-  include_archived: boolean;
-}
-
-export interface CandidateQuery {
-  layer: MemoryLayer;
-  embedding: Float32Array;
-  /** Normalised word tokens of the query (see text/tokenize). */
-  keywords: string[];
-  filter: CandidateFilter;
-  /** How many nearest neighbours and how many keyword hits to fetch, each. */
-  limit: number;
-  /** A period the query names: its nearest neighbours are fetched too (see ranking). */
-  window?: { from: Date; to: Date };
-}
-
-/** Candidates of one layer, with the corpus statistics their keyword scores need. */
-export interface CandidateSet {
-  candidates: Candidate[];
-  corpus: CorpusStats;
-}
-
-/**
- * What ranking needs of a memory, and no more: full rows are fetched only for the winners.
- */
-export interface Candidate {
-  layer: MemoryLayer;
-  id: string;
-  vector_similarity: number;
-  /** Segmented words of the memory (see core/search-text). */
-  search_text: string;
-  /** Event time for freshness: when it happened (episodic) or was last used (semantic). */
-  event_time: Date;
-  access_count: number;
-  /** Episodic memories only. */
-  outcome: Outcome | null;
-}
-
-export type StoredMemory =
-  | ({ layer: "episodic" } & EpisodicMemory)
-  | ({ layer: "semantic" } & SemanticMemory);
-
 export interface MigrationReport {
   applied: number[];
   current: number;
 }
 
-/** Storage port. One SQL implementation serves both PGlite and PostgreSQL. */
-export interface MemoryStore extends LifecycleStore, SharingStore {
+/** The store itself: where it is, its schema, its size, whether it answers. */
+export interface StoreAdmin {
   /** Human-readable location, credentials removed: `pglite:/home/u/.hindsight/data`. */
   readonly description: string;
   /** Applies pending migrations and checks the embedder recorded in the database. */
   migrate(embedder: EmbedderIdentity): Promise<MigrationReport>;
-  insertEpisodic(rows: readonly NewEpisodic[]): Promise<void>;
-  /** Inserts, supersedes the memories `change` names and records why; false for a known id. */
-  insertSemantic(row: NewSemantic, change?: SemanticChange): Promise<boolean>;
-  /**
-   * Nearest neighbours by vector plus memories sharing the query's more selective words,
-   * all passing the filter.
-   */
-  findCandidates(query: CandidateQuery): Promise<CandidateSet>;
-  /** Full rows of the given memories; ids that do not exist are left out. */
-  getMany(layer: MemoryLayer, ids: readonly string[]): Promise<StoredMemory[]>;
-  /** Records that memories were recalled: one more access, at this time. */
-  recordAccess(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void>;
-  /** Soft: archive, recorded in the memory's history at `at`. Hard: delete, history too. */
-  /** Forgets a memory and records it in the audit log, in one transaction. */
-  forget(
-    id: string,
-    mode: "soft" | "hard",
-    at?: Date,
-    reason?: string,
-  ): Promise<ForgetResult | null>;
-  /** The audit log of destructive operations, newest first. */
-  audit(query: AuditQuery): Promise<AuditEntry[]>;
   /** Memories per status; with `agentId`, that agent's only. */
   counts(layer: MemoryLayer, agentId?: string): Promise<LayerCounts>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * Storage, as one port per feature: each feature is handed its own and no other (recall
+ * cannot forget, sharing cannot decay). One SQL adapter (storage/sql-storage) serves them all
+ * from one database, PGlite or PostgreSQL.
+ */
+export interface Storage {
+  readonly admin: StoreAdmin;
+  readonly memories: MemoryRecords;
+  readonly recall: RecallStore;
+  readonly knowledge: KnowledgeStore;
+  readonly lifecycle: LifecycleStore;
+  readonly consolidation: ConsolidationStore;
+  readonly sharing: SharingStore;
+  readonly audit: AuditLog;
 }
 
 /**

@@ -4,8 +4,8 @@
  */
 import { z } from "zod";
 import { AUDITED_OPERATIONS } from "./audit.js";
+import { parseInstant, parseTimeRange } from "./recall/time/range.js";
 import { hasNul, NUL_MESSAGE, text } from "./text-schema.js";
-import { parseInstant, parseTimeRange } from "./time-range.js";
 import { LAYERS, OUTCOMES } from "./types.js";
 import { SessionId } from "./working/schemas.js";
 

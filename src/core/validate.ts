@@ -25,3 +25,13 @@ function unknownKey(issue: z.core.$ZodIssue | undefined): string | undefined {
 function fail(field: string, message: string): never {
   throw new HindsightError(ErrorCode.INVALID_INPUT, `${field}: ${message}`, { field });
 }
+
+/** Library callers may pass Dates where the wire format has ISO strings. */
+export function isoDates<T>(input: T): T {
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return input;
+  const copy: Record<string, unknown> = { ...(input as Record<string, unknown>) };
+  for (const [key, value] of Object.entries(copy)) {
+    if (value instanceof Date) copy[key] = value.toISOString();
+  }
+  return copy as T;
+}

@@ -6,7 +6,7 @@
  *   "13:56 on 8 May, 2023", "12:09 a.m. on 13 Sept. 2023", and ISO 8601.
  * - MemDaily: "2024年04月01日 周一 08:30"; also without the weekday or the time, and ISO 8601.
  */
-import { parseInstant } from "../core/time-range.js";
+import { parseInstant } from "../core/recall/time/range.js";
 
 const MONTHS: ReadonlyMap<string, number> = new Map(
   [

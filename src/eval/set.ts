@@ -11,6 +11,7 @@
  */
 import { z } from "zod";
 import { fixedClock } from "../adapters.js";
+import { parseInstant } from "../core/recall/time/range.js";
 import {
   Instant,
   LIMITS,
@@ -18,7 +19,6 @@ import {
   StoreEpisodicInput,
   StoreSemanticInput,
 } from "../core/schemas.js";
-import { parseInstant } from "../core/time-range.js";
 import { BankPool, type EvalRuntime } from "./banks.js";
 import { parseData, readJson } from "./data.js";
 import { MeanAccumulator, rankingScores } from "./metrics.js";

@@ -15,7 +15,7 @@ import {
   StoreSemanticInput,
   SummarizeInput,
 } from "../core/schemas.js";
-import type { SummaryResult } from "../core/summarize.js";
+import type { SummaryResult } from "../core/summarize/summarize-memories.js";
 import type { LlmStats, MemoryStats, RecalledMemory } from "../core/types.js";
 import { renderRecall, renderSummary } from "./render.js";
 import { defineOperations } from "./spec.js";

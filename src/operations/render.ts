@@ -3,7 +3,7 @@
  * and may contain anything, so it is fenced into `[MEMORY …]` … `[/MEMORY]` blocks that the
  * model is told to read as data, and stored text can neither close a block nor open a fake one.
  */
-import type { SummaryResult } from "../core/summarize.js";
+import type { SummaryResult } from "../core/summarize/summarize-memories.js";
 import type { RecalledMemory, SemanticMemory } from "../core/types.js";
 import { breakMarkers } from "../text/visible.js";
 

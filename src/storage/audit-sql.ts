@@ -1,11 +1,13 @@
 /** The audit log's SQL (migration 4), shared by PGlite and PostgreSQL. */
 import {
   type AuditEntry,
+  type AuditLog,
   type AuditQuery,
   type NewAuditEntry,
   withoutContent,
 } from "../core/audit.js";
-import type { SqlExecutor } from "./executor.js";
+import type { SqlDriver, SqlExecutor } from "./executor.js";
+import { guard } from "./guard.js";
 
 /** All entries in one statement, whatever their number. */
 export async function recordAudit(
@@ -44,4 +46,13 @@ export async function listAudit(db: SqlExecutor, query: AuditQuery): Promise<Aud
     ],
   );
   return rows.map((row) => ({ ...row, seq: Number(row.seq), at: new Date(row.at) }));
+}
+
+/** The audit log port over SQL. */
+export class SqlAuditLog implements AuditLog {
+  constructor(private readonly driver: SqlDriver) {}
+
+  list(query: AuditQuery): Promise<AuditEntry[]> {
+    return guard("reading the audit log", () => listAudit(this.driver, query));
+  }
 }

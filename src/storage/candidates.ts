@@ -4,8 +4,13 @@
  * the query's words. Only what ranking needs is returned; full rows are fetched for the
  * winners alone.
  */
-import type { CorpusStats } from "../core/bm25.js";
-import type { Candidate, CandidateFilter, CandidateQuery, CandidateSet } from "../core/ports.js";
+import type { CorpusStats } from "../core/recall/bm25.js";
+import type {
+  Candidate,
+  CandidateFilter,
+  CandidateQuery,
+  CandidateSet,
+} from "../core/recall/ports.js";
 import type { MemoryLayer, Outcome } from "../core/types.js";
 import { type SqlExecutor, toVectorLiteral } from "./executor.js";
 import { RECALLABLE_BY_OTHERS, TABLE, USAGE_TABLE } from "./rows.js";

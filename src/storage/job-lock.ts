@@ -4,7 +4,7 @@
  * one database exclude each other while tests in other schemas do not; PGlite is owned by one
  * process (see embedded/shared-memory), where an in-process lock is enough.
  */
-import type { Exclusive } from "../core/lifecycle/store-port.js";
+import type { Exclusive } from "../core/lifecycle/ports.js";
 
 export type ExclusiveRunner = <T>(
   job: string,

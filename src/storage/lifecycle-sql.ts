@@ -19,7 +19,7 @@ import type {
   SemanticChange,
   SemanticNeighbour,
   SemanticScope,
-} from "../core/lifecycle/store-port.js";
+} from "../core/lifecycle/ports.js";
 import type { JsonObject, MemoryLayer, MemoryStatus } from "../core/types.js";
 import { recordAudit } from "./audit-sql.js";
 import { type SqlExecutor, toVectorLiteral } from "./executor.js";

@@ -1,6 +1,6 @@
-import type { Logger, MemoryStore } from "../core/ports.js";
+import type { Logger } from "../core/ports.js";
 import type { SqlDriver } from "./executor.js";
-import { SqlMemoryStore } from "./sql-store.js";
+import { SqlStorage } from "./sql-storage.js";
 
 export interface StoreLocation {
   databaseUrl?: string | undefined;
@@ -16,8 +16,8 @@ export interface StoreLocation {
  * Opens PostgreSQL when a URL is given, else the embedded store, and says loudly which: a
  * misspelt DATABASE_URL silently landing in an embedded database is a known way to lose data.
  */
-export async function openStore(location: StoreLocation, logger: Logger): Promise<MemoryStore> {
-  return new SqlMemoryStore(await openDriver(location, logger));
+export async function openStorage(location: StoreLocation, logger: Logger): Promise<SqlStorage> {
+  return new SqlStorage(await openDriver(location, logger));
 }
 
 /**

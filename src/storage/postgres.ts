@@ -2,7 +2,7 @@
  * PostgreSQL + pgvector through a `pg` pool: the production store.
  */
 import type { PoolClient } from "pg";
-import type { Exclusive } from "../core/lifecycle/store-port.js";
+import type { Exclusive } from "../core/lifecycle/ports.js";
 import type { Logger } from "../core/ports.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
 import { ADVISORY_KEY_SQL } from "./job-lock.js";

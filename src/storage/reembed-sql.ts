@@ -7,8 +7,9 @@
  * the text it was computed from, so a memory whose text changed since (a merge) counts as not
  * staged. The switch to the new vectors is one transaction at the end.
  */
-import { EMBEDDED_FIELDS, type EmbeddedFields } from "../core/embedding-text.js";
+
 import { ErrorCode, HindsightError } from "../core/errors.js";
+import { EMBEDDED_FIELDS, type EmbeddedFields } from "../core/memories/embedding-text.js";
 import type { EmbedderIdentity } from "../core/ports.js";
 import { LAYERS, type MemoryLayer } from "../core/types.js";
 import { type SqlExecutor, toVectorLiteral } from "./executor.js";

@@ -6,8 +6,8 @@
  * transaction switches the store over at the end.
  */
 import { embedChecked } from "../core/embed.js";
-import { embeddingText } from "../core/embedding-text.js";
 import { ErrorCode, wrapError } from "../core/errors.js";
+import { embeddingText } from "../core/memories/embedding-text.js";
 import type { Embedder, EmbedderIdentity, Logger } from "../core/ports.js";
 import { LAYERS, type MemoryLayer } from "../core/types.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";

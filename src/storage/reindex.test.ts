@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { searchText } from "../core/search-text.js";
+import { searchText } from "../core/recall/search-text.js";
 import { wordTokens } from "../text/tokenize.js";
 import { restemmedSearchText } from "./reindex.js";
 

@@ -12,7 +12,7 @@
  * unstemmed words but not their stems. A row whose text has no word that stemming changes is
  * left as it is (its own words are the same either way).
  */
-import { searchDocument, searchTerms } from "../core/search-text.js";
+import { searchDocument, searchTerms } from "../core/recall/search-text.js";
 import type { MemoryLayer } from "../core/types.js";
 import { stem } from "../text/stem.js";
 import { wordTokens } from "../text/tokenize.js";

@@ -1,5 +1,5 @@
 /** Column lists and row mapping between the tables and the domain types. */
-import type { StoredMemory } from "../core/ports.js";
+import type { StoredMemory } from "../core/memories/ports.js";
 import type { EpisodicMemory, MemoryLayer, SemanticMemory } from "../core/types.js";
 
 export const TABLE: Record<MemoryLayer, string> = {

@@ -2,8 +2,8 @@
  * Upkeep and reading of the BM25 corpus statistics (document count, total tokens, document
  * frequency per term), in the same transaction as the memory rows they describe.
  */
-import { documentLength } from "../core/bm25.js";
-import { searchDocument, searchTokens } from "../core/search-text.js";
+import { documentLength } from "../core/recall/bm25.js";
+import { searchDocument, searchTokens } from "../core/recall/search-text.js";
 import type { MemoryLayer } from "../core/types.js";
 import type { SqlExecutor } from "./executor.js";
 

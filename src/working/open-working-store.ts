@@ -5,13 +5,13 @@
  */
 import type { WorkingConfig } from "../config/schema.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
-import type { Logger, MemoryStore } from "../core/ports.js";
+import type { Logger, Storage } from "../core/ports.js";
 import type { WorkingMemoryStore } from "../core/working/ports.js";
-import { SqlMemoryStore } from "../storage/sql-store.js";
+import { SqlStorage } from "../storage/sql-storage.js";
 
 export async function openWorkingStore(
   config: WorkingConfig,
-  store: MemoryStore,
+  storage: Storage,
   logger: Logger,
 ): Promise<WorkingMemoryStore> {
   if (config.redisUrl) {
@@ -25,7 +25,7 @@ export async function openWorkingStore(
     logger.info(`working memory in Redis at ${redis.description}`);
     return redis;
   }
-  if (!(store instanceof SqlMemoryStore)) {
+  if (!(storage instanceof SqlStorage)) {
     throw new HindsightError(
       ErrorCode.CONFIG_INVALID,
       "working memory needs REDIS_URL or a SQL memory store to keep its sessions in",
@@ -33,7 +33,7 @@ export async function openWorkingStore(
     );
   }
   logger.info(
-    `working memory kept in the database (${store.description}); set REDIS_URL to keep it in Redis`,
+    `working memory kept in the database (${storage.admin.description}); set REDIS_URL to keep it in Redis`,
   );
-  return store.workingStore();
+  return storage.workingStore();
 }

@@ -12,13 +12,13 @@ import type {
   LanguageModel,
   LlmUsage,
   Logger,
-  MemoryStore,
+  Storage,
 } from "../../src/core/ports.js";
-import { DEFAULT_RANKING } from "../../src/core/ranking.js";
+import { DEFAULT_RANKING } from "../../src/core/recall/ranking.js";
 import { MemoryService } from "../../src/core/service.js";
 import type { SharingSettings } from "../../src/core/sharing/sharing.js";
 import { createHashEmbedder } from "../../src/embedders/hash.js";
-import { openStore } from "../../src/storage/open-store.js";
+import { openStorage } from "../../src/storage/open-store.js";
 import { cl100k } from "../../src/tokens.js";
 
 export type Clock = ReturnType<typeof fixedClock>;
@@ -30,8 +30,8 @@ export interface ServiceOptions {
   lifecycle?: Partial<LifecycleSettings>;
   logger?: Logger;
   sharing?: SharingSettings;
-  /** Wraps the store, to observe what the service asks of it. */
-  wrapStore?: (store: MemoryStore) => MemoryStore;
+  /** Wraps the storage ports, to observe what the service asks of them. */
+  wrapStorage?: (storage: Storage) => Storage;
 }
 
 export async function openLifecycleService(
@@ -40,7 +40,7 @@ export async function openLifecycleService(
 ): Promise<MemoryService> {
   const logger = options.logger ?? silentLogger;
   const service = new MemoryService({
-    store: (options.wrapStore ?? ((store) => store))(await openStore(location, logger)),
+    storage: (options.wrapStorage ?? ((storage) => storage))(await openStorage(location, logger)),
     embedder: options.embedder ?? createHashEmbedder(),
     clock: options.clock ?? fixedClock(new Date("2025-01-01T00:00:00Z")),
     logger,

@@ -6,15 +6,15 @@
  * any new knowledge, and the episodes are marked so they are never consolidated twice.
  */
 import { randomUUID } from "node:crypto";
-import { embeddingText } from "../embedding-text.js";
-import type { NewSemantic } from "../ports.js";
-import { searchText } from "../search-text.js";
+import { embeddingText } from "../memories/embedding-text.js";
+import type { NewSemantic } from "../memories/ports.js";
+import { searchText } from "../recall/search-text.js";
 import { PRIVATE } from "../sharing/types.js";
 import { type LifecycleDeps, withFallback } from "./deps.js";
 import { addKnowledge } from "./knowledge.js";
 import { extractPatterns } from "./llm-tasks.js";
+import type { EpisodeGroup, GroupEpisode } from "./ports.js";
 import { type Pattern, statisticalPatterns } from "./statistical.js";
-import type { EpisodeGroup, GroupEpisode } from "./store-port.js";
 
 export interface ConsolidatedMemory {
   id: string;
@@ -84,13 +84,13 @@ export async function consolidate(
 ): Promise<ConsolidateResult> {
   const { consolidation } = deps.settings;
   const result = emptyConsolidation();
-  const groups = await deps.store.pendingEpisodeGroups(
+  const groups = await deps.consolidation.pendingEpisodeGroups(
     consolidation.minEpisodes,
     taskType,
     consolidation.maxGroups,
   );
   for (const group of groups) {
-    const window = await deps.store.groupEpisodes(group, consolidation.maxEpisodes);
+    const window = await deps.consolidation.groupEpisodes(group, consolidation.maxEpisodes);
     const fresh = window.filter((episode) => !episode.consolidated);
     if (fresh.length === 0) continue;
     const { patterns, method } = await patternsFor(deps, group, window, fresh);
@@ -144,7 +144,7 @@ export async function consolidate(
       };
       if (added.merged_into) {
         // Report the knowledge as it now reads, after the merge.
-        const [merged] = await deps.store.getMany("semantic", [added.id]);
+        const [merged] = await deps.memories.getMany("semantic", [added.id]);
         if (merged?.layer === "semantic") {
           entry.key = merged.key_text;
           entry.value = merged.value_text;
@@ -157,7 +157,7 @@ export async function consolidate(
       result.superseded.push(...(added.superseded ?? []));
       kept.push(added.id);
     }
-    await deps.store.markConsolidated(
+    await deps.consolidation.markConsolidated(
       fresh.map((episode) => episode.id),
       kept,
       at,

@@ -1,10 +1,15 @@
 import type { LlmFallbacks } from "../llm/fallbacks.js";
-import type { Clock, LanguageModel, Logger, MemoryStore, SimilarityScale } from "../ports.js";
+import type { MemoryRecords } from "../memories/ports.js";
+import type { Clock, LanguageModel, Logger, SimilarityScale } from "../ports.js";
+import type { ConsolidationStore, KnowledgeStore, LifecycleStore } from "./ports.js";
 import type { LifecycleSettings } from "./settings.js";
 
 /** What the lifecycle works with; the memory service provides it. */
 export interface LifecycleDeps {
-  store: MemoryStore;
+  memories: MemoryRecords;
+  knowledge: KnowledgeStore;
+  lifecycle: LifecycleStore;
+  consolidation: ConsolidationStore;
   clock: Clock;
   logger: Logger;
   settings: LifecycleSettings;

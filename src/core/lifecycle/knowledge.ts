@@ -4,15 +4,15 @@
  * them (they get valid_to and stay in history). Used by storeSemantic and by consolidation.
  */
 import { wordTokens } from "../../text/tokenize.js";
-import { embeddingText } from "../embedding-text.js";
-import type { NewSemantic } from "../ports.js";
-import { searchText } from "../search-text.js";
+import { embeddingText } from "../memories/embedding-text.js";
+import type { NewSemantic } from "../memories/ports.js";
+import { searchText } from "../recall/search-text.js";
 import { mayOverride } from "../sharing/types.js";
 import { calibratedSimilarity } from "../similarity.js";
 import type { JsonObject } from "../types.js";
 import { type LifecycleDeps, withFallback } from "./deps.js";
 import { type Fact, findContradicted, mergeFacts } from "./llm-tasks.js";
-import type { SemanticNeighbour } from "./store-port.js";
+import type { SemanticNeighbour } from "./ports.js";
 
 /** Neighbours compared with a new memory. */
 const NEIGHBOURS = 5;
@@ -101,7 +101,7 @@ async function mergeInto(
   const changed = text.key_text !== target.key_text || text.value_text !== target.value_text;
   const [embedding] = await deps.embed([embeddingText("semantic", changed ? text : target)]);
   const tags = [...new Set([...target.tags, ...row.tags])].slice(0, MAX_TAGS);
-  return deps.store.mergeSemantic({
+  return deps.knowledge.mergeSemantic({
     target_id: target.id,
     key_text: text.key_text,
     value_text: text.value_text,
@@ -135,10 +135,10 @@ export async function addKnowledge(
 ): Promise<AddedKnowledge> {
   const { row, requestId } = request;
   if (requestId) {
-    const merged = await deps.store.mergedRequest(requestId);
+    const merged = await deps.knowledge.mergedRequest(requestId);
     if (merged) return { id: merged, merged_into: merged };
   }
-  const nearest = await deps.store.semanticNeighbours({
+  const nearest = await deps.knowledge.semanticNeighbours({
     embedding: row.embedding,
     key_text: row.key_text,
     task_type: row.task_type,
@@ -178,7 +178,7 @@ export async function addKnowledge(
       return { id: duplicate.id, merged_into: duplicate.id };
     }
   }
-  await deps.store.insertSemantic(row, {
+  await deps.knowledge.insertSemantic(row, {
     at: row.created_at,
     reason: request.reason,
     details: {

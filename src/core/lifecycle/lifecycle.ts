@@ -1,12 +1,18 @@
 /**
- * The memory lifecycle behind the service's maintain, consolidate, feedback, restore and
- * history operations, and behind storeSemantic's deduplication and superseding.
+ * The memory lifecycle behind the service's maintain, consolidate, forget, feedback, restore
+ * and history operations, and behind storeSemantic's deduplication and superseding.
  */
 import { notFound } from "../errors.js";
-import type { StoredMemory } from "../ports.js";
-import { ConsolidateInput, FeedbackInput, MaintainInput, MemoryIdInput } from "../schemas.js";
-import { parseInstant } from "../time-range.js";
-import type { MemoryLayer } from "../types.js";
+import type { StoredMemory } from "../memories/ports.js";
+import { parseInstant } from "../recall/time/range.js";
+import {
+  ConsolidateInput,
+  FeedbackInput,
+  ForgetInput,
+  MaintainInput,
+  MemoryIdInput,
+} from "../schemas.js";
+import type { ForgetResult, MemoryLayer } from "../types.js";
 import { validate } from "../validate.js";
 import { type ConsolidateResult, consolidate, emptyConsolidation } from "./consolidate.js";
 import type { LifecycleDeps } from "./deps.js";
@@ -17,7 +23,7 @@ import type {
   FeedbackOutcome,
   MemoryHistory,
   RestoreOutcome,
-} from "./store-port.js";
+} from "./ports.js";
 
 /** Library-only options of the scheduled jobs, not part of any wire format. */
 export interface JobOptions {
@@ -68,13 +74,13 @@ export class Lifecycle {
   async maintain(input: unknown, options: JobOptions = {}): Promise<MaintainResult> {
     const request = validate(MaintainInput, input);
     const at = this.at(request.now);
-    const run = await this.deps.store.exclusive("maintain", !options.ifIdle, async () => {
-      const episodic = await this.deps.store.applyDecay(
+    const run = await this.deps.lifecycle.exclusive("maintain", !options.ifIdle, async () => {
+      const episodic = await this.deps.lifecycle.applyDecay(
         "episodic",
         this.decayParameters("episodic"),
         at,
       );
-      const semantic = await this.deps.store.applyDecay(
+      const semantic = await this.deps.lifecycle.applyDecay(
         "semantic",
         this.decayParameters("semantic"),
         at,
@@ -106,7 +112,7 @@ export class Lifecycle {
   async consolidate(input: unknown, options: JobOptions = {}): Promise<ConsolidateResponse> {
     const request = validate(ConsolidateInput, input);
     const at = this.at(request.now);
-    const run = await this.deps.store.exclusive("consolidate", !options.ifIdle, () =>
+    const run = await this.deps.lifecycle.exclusive("consolidate", !options.ifIdle, () =>
       consolidate(this.deps, request.task_type, at),
     );
     if (run.ran) return run.value;
@@ -117,10 +123,24 @@ export class Lifecycle {
     return addKnowledge(this.deps, request);
   }
 
+  /** Soft: archive (left out of recall, reversible). Hard: delete for good. */
+  async forget(input: unknown): Promise<ForgetResult> {
+    const request = validate(ForgetInput, input);
+    const result = await this.deps.lifecycle.forget(
+      request.memory_id,
+      request.mode,
+      this.deps.clock.now(),
+      request.reason,
+    );
+    if (!result) throw notFound("memory_id", request.memory_id);
+    this.deps.logger.info("memory forgotten", { ...result });
+    return result;
+  }
+
   async feedback(input: unknown): Promise<FeedbackResult> {
     const request = validate(FeedbackInput, input);
     const { confidence } = this.deps.settings;
-    const outcome = await this.deps.store.applyFeedback({
+    const outcome = await this.deps.lifecycle.applyFeedback({
       id: request.memory_id,
       useful: request.useful,
       delta: request.useful ? confidence.usefulStep : -confidence.notUsefulStep,
@@ -134,7 +154,7 @@ export class Lifecycle {
 
   async restore(input: unknown): Promise<RestoreOutcome> {
     const request = validate(MemoryIdInput, input);
-    const outcome = await this.deps.store.restore(
+    const outcome = await this.deps.lifecycle.restore(
       request.memory_id,
       this.deps.settings.confidence.minimum,
       this.deps.clock.now(),
@@ -146,11 +166,11 @@ export class Lifecycle {
 
   async history(input: unknown): Promise<MemoryHistory> {
     const request = validate(MemoryIdInput, input);
-    const history = await this.deps.store.history(request.memory_id);
+    const history = await this.deps.lifecycle.history(request.memory_id);
     if (!history) throw notFound("memory_id", request.memory_id);
     if (history.events.some((event) => event.event === "created")) return history;
     // Episodes are written in bulk without a creation event: their row says when.
-    const [row] = await this.deps.store.getMany(history.layer, [history.id]);
+    const [row] = await this.deps.memories.getMany(history.layer, [history.id]);
     return row ? { ...history, events: [createdEvent(row), ...history.events] } : history;
   }
 }

@@ -4,7 +4,8 @@
  * keeps the state and the audit trail.
  */
 import { ErrorCode, HindsightError, invalidInput, notFound } from "../errors.js";
-import type { Clock, Logger, StoredMemory } from "../ports.js";
+import type { StoredMemory } from "../memories/ports.js";
+import type { Clock, Logger } from "../ports.js";
 import type { StoreSemanticInput } from "../schemas.js";
 import type { SemanticMemory } from "../types.js";
 

@@ -3,7 +3,7 @@
  * counted on exactly this text, so what `get` reports is what the prompt will cost.
  */
 import { breakMarkers, LINE_BREAK } from "../../text/visible.js";
-import type { TokenCounter } from "../summarize.js";
+import type { TokenCounter } from "../summarize/summarize-memories.js";
 import type { WorkingItem, WorkingSession, WorkingSummary } from "./types.js";
 
 const OPEN = "[WORKING MEMORY";

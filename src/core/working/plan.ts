@@ -3,7 +3,7 @@
  * tool calls still waiting for a result stay verbatim; the rest goes oldest first, until the
  * session fits comfortably, so recent turns stay readable word for word.
  */
-import type { TokenCounter } from "../summarize.js";
+import type { TokenCounter } from "../summarize/summarize-memories.js";
 import { measure, renderContext, renderItem } from "./context.js";
 import type { WorkingItem, WorkingSession, WorkingSummary } from "./types.js";
 

@@ -6,7 +6,7 @@
 import { randomUUID } from "node:crypto";
 import { ErrorCode, HindsightError, invalidInput } from "../errors.js";
 import type { Clock, LanguageModel, Logger } from "../ports.js";
-import type { TokenCounter } from "../summarize.js";
+import type { TokenCounter } from "../summarize/summarize-memories.js";
 import { validate } from "../validate.js";
 import { measure } from "./context.js";
 import { planCompression, protectedItems, shrinks } from "./plan.js";

@@ -5,12 +5,12 @@
  * "yesterday". The pattern tables live in `./time/` (rules-zh, rules-en, rules-numeric); what the
  * vague phrases mean is decided once, for both languages, in `./time/periods.ts`.
  */
-import { type Clock, dayPeriod, makeClock, type Period } from "./time/calendar.js";
-import { sincePeriod } from "./time/periods.js";
-import type { Rule } from "./time/rule.js";
-import { EN_RULES } from "./time/rules-en.js";
-import { NUMERIC_RULES } from "./time/rules-numeric.js";
-import { ZH_RULES } from "./time/rules-zh.js";
+import { type Clock, dayPeriod, makeClock, type Period } from "./calendar.js";
+import { sincePeriod } from "./periods.js";
+import type { Rule } from "./rule.js";
+import { EN_RULES } from "./rules-en.js";
+import { NUMERIC_RULES } from "./rules-numeric.js";
+import { ZH_RULES } from "./rules-zh.js";
 
 export interface TimeExpression {
   /** The matched text, as it appears in the query. */

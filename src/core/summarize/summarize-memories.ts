@@ -6,14 +6,15 @@
  * taken verbatim from the groups in turn, best first, until the budget is spent.
  */
 import { z } from "zod";
-import { wordTokens } from "../text/tokenize.js";
-import { mapConcurrent } from "./concurrency.js";
-import { embeddingText } from "./embedding-text.js";
-import { completeJson } from "./llm/complete-json.js";
-import type { LlmFallbacks } from "./llm/fallbacks.js";
-import type { LanguageModel, SimilarityScale, StoredMemory } from "./ports.js";
-import { calibratedSimilarity } from "./similarity.js";
-import type { WorkingContext } from "./working/types.js";
+import { wordTokens } from "../../text/tokenize.js";
+import { mapConcurrent } from "../concurrency.js";
+import { completeJson } from "../llm/complete-json.js";
+import type { LlmFallbacks } from "../llm/fallbacks.js";
+import { embeddingText } from "../memories/embedding-text.js";
+import type { StoredMemory } from "../memories/ports.js";
+import type { LanguageModel, SimilarityScale } from "../ports.js";
+import { calibratedSimilarity } from "../similarity.js";
+import type { WorkingContext } from "../working/types.js";
 
 export interface TokenCounter {
   count(text: string): number;

@@ -1,9 +1,5 @@
 import { describe, expect, it } from "vitest";
-import {
-  findTimeExpressions,
-  stripTimeExpressions,
-  type TimeExpression,
-} from "./time-expressions.js";
+import { findTimeExpressions, stripTimeExpressions, type TimeExpression } from "./expressions.js";
 
 /** Wednesday 15 May 2024, 10:00 UTC. This week (Monday start) is 13-19 May, last week 6-12 May. */
 const REFERENCE = new Date("2024-05-15T10:00:00Z");

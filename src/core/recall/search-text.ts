@@ -1,6 +1,6 @@
-import { stem } from "../text/stem.js";
-import { isStopWord } from "../text/stop-words.js";
-import { wordTokens } from "../text/tokenize.js";
+import { stem } from "../../text/stem.js";
+import { isStopWord } from "../../text/stop-words.js";
+import { wordTokens } from "../../text/tokenize.js";
 
 /** Separates a memory's own words from its context's; never a word itself. */
 const CONTEXT_MARKER = "|";

@@ -5,11 +5,11 @@
  * summary is taken from the interaction itself. Either way the memory is stored.
  */
 import { z } from "zod";
-import { completeJson } from "./llm/complete-json.js";
-import type { LlmFallbacks } from "./llm/fallbacks.js";
-import type { LanguageModel } from "./ports.js";
-import { INTERACTION_METADATA_KEY, type StoreEpisodicInput } from "./schemas.js";
-import type { JsonObject, Outcome, SummarySource } from "./types.js";
+import { completeJson } from "../llm/complete-json.js";
+import type { LlmFallbacks } from "../llm/fallbacks.js";
+import type { LanguageModel } from "../ports.js";
+import { INTERACTION_METADATA_KEY, type StoreEpisodicInput } from "../schemas.js";
+import type { JsonObject, Outcome, SummarySource } from "../types.js";
 
 export const SUMMARY_MAX_CHARS = 80;
 

@@ -1,10 +1,11 @@
 /**
- * What the memory lifecycle needs from storage (part of the MemoryStore port in core/ports).
- * Every operation is set-based SQL in the store: maintenance touches each memory in one
- * statement per layer, never row by row.
+ * What the memory lifecycle needs from storage: three ports, one per concern. Every operation
+ * is set-based SQL in the store: maintenance touches each memory in one statement per layer,
+ * never row by row.
  */
+import type { NewSemantic } from "../memories/ports.js";
 import type { StoredTrust } from "../sharing/types.js";
-import type { JsonObject, MemoryLayer, MemoryStatus, Outcome } from "../types.js";
+import type { ForgetResult, JsonObject, MemoryLayer, MemoryStatus, Outcome } from "../types.js";
 
 export interface DecayParameters {
   /** λ per day. */
@@ -159,17 +160,47 @@ export interface GroupEpisode {
 
 export type Exclusive<T> = { ran: true; value: T } | { ran: false };
 
-export interface LifecycleStore {
-  /** Scores every memory of a layer, archives and reactivates: one statement. */
-  applyDecay(layer: MemoryLayer, parameters: DecayParameters, at: Date): Promise<DecayCounts>;
-  restore(id: string, minConfidence: number, at: Date): Promise<RestoreOutcome | null>;
-  applyFeedback(change: FeedbackChange): Promise<FeedbackOutcome | null>;
-  history(id: string): Promise<MemoryHistory | null>;
+/**
+ * Writing knowledge: a new semantic memory, or a merge into the one it repeats. Retried
+ * requests are idempotent (same client id: stored or merged once).
+ */
+export interface KnowledgeStore {
+  /** Inserts, supersedes the memories `change` names and records why; false for a known id. */
+  insertSemantic(row: NewSemantic, change?: SemanticChange): Promise<boolean>;
+  /** Active, current knowledge of the same scope, most similar first. */
   semanticNeighbours(query: NeighbourQuery): Promise<SemanticNeighbour[]>;
   /** Merges into an existing semantic memory; false when it no longer exists. */
   mergeSemantic(merge: SemanticMerge): Promise<boolean>;
   /** The merge that took in a request with this client id, if any (retries are idempotent). */
   mergedRequest(requestId: string): Promise<string | null>;
+}
+
+/** A memory's life after it is written: decay, cold storage, feedback, forgetting, history. */
+export interface LifecycleStore {
+  /** Scores every memory of a layer, archives and reactivates: one statement. */
+  applyDecay(layer: MemoryLayer, parameters: DecayParameters, at: Date): Promise<DecayCounts>;
+  restore(id: string, minConfidence: number, at: Date): Promise<RestoreOutcome | null>;
+  applyFeedback(change: FeedbackChange): Promise<FeedbackOutcome | null>;
+  /**
+   * Soft: archive, recorded in the memory's history. Hard: delete, history too. Either is
+   * recorded in the audit log in the same transaction; null for an unknown id.
+   */
+  forget(
+    id: string,
+    mode: "soft" | "hard",
+    at: Date,
+    reason?: string,
+  ): Promise<ForgetResult | null>;
+  history(id: string): Promise<MemoryHistory | null>;
+  /**
+   * Runs `fn` while holding the named job lock, shared by every process on this database.
+   * With `wait` false, returns `{ ran: false }` at once when another holds it.
+   */
+  exclusive<T>(job: string, wait: boolean, fn: () => Promise<T>): Promise<Exclusive<T>>;
+}
+
+/** Consolidation's view of the episodes: which groups wait, and what was drawn from them. */
+export interface ConsolidationStore {
   pendingEpisodeGroups(
     minEpisodes: number,
     taskType: string | undefined,
@@ -181,9 +212,4 @@ export interface LifecycleStore {
     limit: number,
   ): Promise<GroupEpisode[]>;
   markConsolidated(episodeIds: readonly string[], into: readonly string[], at: Date): Promise<void>;
-  /**
-   * Runs `fn` while holding the named job lock, shared by every process on this database.
-   * With `wait` false, returns `{ ran: false }` at once when another holds it.
-   */
-  exclusive<T>(job: string, wait: boolean, fn: () => Promise<T>): Promise<Exclusive<T>>;
 }

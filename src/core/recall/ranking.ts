@@ -26,7 +26,10 @@
  * failure is the lesson an agent most needs to recall — and partial outcomes slightly less.
  * The floor applies to the fused score, after fusion, so a memory found only by keyword can win.
  */
-import { isStopWord } from "../text/stop-words.js";
+import { isStopWord } from "../../text/stop-words.js";
+import type { SimilarityScale } from "../ports.js";
+import { calibratedSimilarity } from "../similarity.js";
+import type { MemoryLayer, Outcome, ScoreExplanation, ScoreSignals } from "../types.js";
 import {
   type Bm25Parameters,
   type CorpusStats,
@@ -35,10 +38,8 @@ import {
   type TermCounts,
   termCounts,
 } from "./bm25.js";
-import type { Candidate, CandidateSet, SimilarityScale } from "./ports.js";
+import type { Candidate, CandidateSet } from "./ports.js";
 import { type SearchDocument, searchDocument } from "./search-text.js";
-import { calibratedSimilarity } from "./similarity.js";
-import type { MemoryLayer, Outcome, ScoreExplanation, ScoreSignals } from "./types.js";
 
 export interface RankedCandidate {
   layer: MemoryLayer;

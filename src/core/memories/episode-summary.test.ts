@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../adapters.js";
+import { silentLogger } from "../../adapters.js";
+import { LlmFallbacks } from "../llm/fallbacks.js";
+import type { ChatRequest, LanguageModel } from "../ports.js";
 import {
   charLength,
   extractiveInteractionSummary,
   SUMMARY_MAX_CHARS,
   summariseInteraction,
 } from "./episode-summary.js";
-import { LlmFallbacks } from "./llm/fallbacks.js";
-import type { ChatRequest, LanguageModel } from "./ports.js";
 
 const transcript = [
   "User: please deploy the billing service to staging",

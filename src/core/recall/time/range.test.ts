@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseInstant, parseTimeRange } from "./time-range.js";
+import { parseInstant, parseTimeRange } from "./range.js";
 
 describe("parseTimeRange", () => {
   it("includes the whole end day for date-only ranges", () => {

@@ -3,7 +3,7 @@
  * consolidating, summarising and re-embedding (storage/reembed) all embed exactly this text:
  * a memory re-embedded from any other text would rank differently from one stored afterwards.
  */
-import type { MemoryLayer } from "./types.js";
+import type { MemoryLayer } from "../types.js";
 
 /**
  * The fields each layer's text is made of. Re-embedding fingerprints them to notice a memory

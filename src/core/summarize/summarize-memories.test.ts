@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../adapters.js";
-import { createHashEmbedder } from "../embedders/hash.js";
-import { cl100k } from "../tokens.js";
-import { LlmFallbacks } from "./llm/fallbacks.js";
-import type { ChatRequest, LanguageModel, StoredMemory } from "./ports.js";
-import { extractiveSummary, groupByTopic, summarizeMemories } from "./summarize.js";
+import { silentLogger } from "../../adapters.js";
+import { createHashEmbedder } from "../../embedders/hash.js";
+import { cl100k } from "../../tokens.js";
+import { LlmFallbacks } from "../llm/fallbacks.js";
+import type { StoredMemory } from "../memories/ports.js";
+import type { ChatRequest, LanguageModel } from "../ports.js";
+import { extractiveSummary, groupByTopic, summarizeMemories } from "./summarize-memories.js";
 
 function episode(
   id: string,

@@ -1,0 +1,61 @@
+/**
+ * What recall needs from storage: candidates to rank, and a record of what was recalled. Full
+ * rows of the winners come from the memory records (memories/ports).
+ */
+
+import type { MemoryLayer, Outcome } from "../types.js";
+import type { CorpusStats } from "./bm25.js";
+
+export interface CandidateFilter {
+  task_type?: string;
+  from?: Date;
+  to?: Date;
+  user_id?: string;
+  agent_id?: string;
+  session_id?: string;
+  include_archived: boolean;
+}
+
+export interface CandidateQuery {
+  layer: MemoryLayer;
+  embedding: Float32Array;
+  /** Normalised word tokens of the query (see text/tokenize). */
+  keywords: string[];
+  filter: CandidateFilter;
+  /** How many nearest neighbours and how many keyword hits to fetch, each. */
+  limit: number;
+  /** A period the query names: its nearest neighbours are fetched too (see ranking). */
+  window?: { from: Date; to: Date };
+}
+
+/** Candidates of one layer, with the corpus statistics their keyword scores need. */
+export interface CandidateSet {
+  candidates: Candidate[];
+  corpus: CorpusStats;
+}
+
+/**
+ * What ranking needs of a memory, and no more: full rows are fetched only for the winners.
+ */
+export interface Candidate {
+  layer: MemoryLayer;
+  id: string;
+  vector_similarity: number;
+  /** Segmented words of the memory (see core/search-text). */
+  search_text: string;
+  /** Event time for freshness: when it happened (episodic) or was last used (semantic). */
+  event_time: Date;
+  access_count: number;
+  /** Episodic memories only. */
+  outcome: Outcome | null;
+}
+
+export interface RecallStore {
+  /**
+   * Nearest neighbours by vector plus memories sharing the query's more selective words,
+   * all passing the filter.
+   */
+  findCandidates(query: CandidateQuery): Promise<CandidateSet>;
+  /** Records that memories were recalled: one more access, at this time. */
+  recordAccess(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void>;
+}
