@@ -23,8 +23,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const load = (module) => import(pathToFileURL(path.join(ROOT, "dist", module)).href);
-const { createLocalEmbedder } = await load("embedders/local.js");
-const { embeddingText } = await load("core/embedding-text.js");
+const { createLocalEmbedder } = await load("adapters/embedders/local.js");
+const { embeddingText } = await load("core/memories/embedding-text.js");
 
 const [modelArg, versionArg = "1"] = process.argv.slice(2);
 if (!modelArg) {

@@ -113,7 +113,7 @@ const E5_SMALL_Q4 = {
       clean_up_tokenization_spaces: true,
     },
   },
-  /** What the embedder reads from hindsight-model.json besides the files (see embedders/local). */
+  /** What the embedder reads from hindsight-model.json besides the files (see adapters/embedders/local). */
   settings: {
     license: "MIT",
     prefixes: { query: "query: ", passage: "passage: " },

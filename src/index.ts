@@ -3,10 +3,10 @@
  * migrations and returns the memory service, every operation typed by its input schema.
  */
 import type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
-import { type HindsightDeps, openHindsight } from "./open-hindsight.js";
+import { type HindsightDeps, openHindsight } from "./open/hindsight.js";
 import type { TypedMemoryApi } from "./operations/typed-api.js";
 
-export type { HindsightDeps } from "./open-hindsight.js";
+export type { HindsightDeps } from "./open/hindsight.js";
 
 /**
  * What `createHindsight` returns: every operation typed by its input schema (see
@@ -23,7 +23,7 @@ export interface Hindsight extends TypedMemoryApi {
 
 /**
  * Opens hindsight. On an embedded data directory several processes may do so at once: the
- * first owns the database and the others forward to it (see embedded/shared-memory). Inputs
+ * first owns the database and the others forward to it (see multiprocess/shared-directory). Inputs
  * are validated once, by the service; their types let the compiler catch wrong fields first.
  */
 export function createHindsight(
@@ -33,7 +33,11 @@ export function createHindsight(
   return openHindsight(input, deps);
 }
 
-export { fixedClock, silentLogger, stderrLogger, systemClock } from "./adapters.js";
+export { fixedClock, systemClock } from "./adapters/clock.js";
+export { createHashEmbedder } from "./adapters/embedders/hash.js";
+export { createOpenAIChatModel, type OpenAIChatOptions } from "./adapters/llm/openai-chat.js";
+export { silentLogger, stderrLogger } from "./adapters/logger.js";
+export type { ReembedProgress, ReembedResult } from "./adapters/storage/reembed.js";
 export { configFromEnv } from "./config/env.js";
 export type { HindsightConfig, HindsightConfigInput } from "./config/schema.js";
 export { ErrorCode, HindsightError, isHindsightError } from "./core/errors.js";
@@ -141,9 +145,6 @@ export {
   type WorkingSession,
   type WorkingSummary,
 } from "./core/working/types.js";
-export { createHashEmbedder } from "./embedders/hash.js";
-export { createOpenAIChatModel, type OpenAIChatOptions } from "./llm/openai-chat.js";
+export { parseConfig } from "./open/parse-config.js";
+export { type ReembedDeps, ReembedInput, reembed } from "./open/reembed.js";
 export type { EpisodeInput, KnowledgeInput, TypedMemoryApi } from "./operations/typed-api.js";
-export { parseConfig } from "./parse-config.js";
-export { type ReembedDeps, ReembedInput, reembed } from "./reembed.js";
-export type { ReembedProgress, ReembedResult } from "./storage/reembed.js";

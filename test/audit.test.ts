@@ -4,7 +4,7 @@
  * and hold no memory content; filters work on the library, REST and the CLI.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/adapters.js";
+import { fixedClock } from "../src/adapters/clock.js";
 import type { MemoryService } from "../src/core/service.js";
 import { createHttpApp } from "../src/http/app.js";
 import { BACKENDS } from "./support/backends.js";

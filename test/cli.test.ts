@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MIGRATIONS } from "../src/storage/migrations.js";
+import { MIGRATIONS } from "../src/adapters/storage/migrations.js";
 import { BACKENDS } from "./support/backends.js";
 import { json, runCli } from "./support/cli.js";
 
@@ -276,7 +276,7 @@ describe("one embedded data directory, several processes", () => {
 
   it("tells a second process which process holds the directory", async () => {
     const dataDir = await mkdtemp(join(tmpdir(), "hindsight-held-"));
-    const { acquireDirLock } = await import("../src/storage/dir-lock.js");
+    const { acquireDirLock } = await import("../src/adapters/storage/dir-lock.js");
     const lock = await acquireDirLock(dataDir, { timeoutMs: 0 });
     try {
       const result = await runCli(["stats"], {

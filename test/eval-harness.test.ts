@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/adapters.js";
+import { silentLogger } from "../src/adapters/logger.js";
 import { openEvalRuntime, recallSupportsQueryTime } from "../src/eval/banks.js";
 import { type LocomoReport, type LocomoTurn, turnContext } from "../src/eval/locomo.js";
 import { type MemdailyReport, parseMemdaily, runMemdaily } from "../src/eval/memdaily.js";

@@ -7,7 +7,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../src/adapters.js";
+import { silentLogger } from "../src/adapters/logger.js";
 import { openEvalRuntime } from "../src/eval/banks.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

@@ -10,7 +10,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import { register as globalRegistry } from "prom-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { stderrLogger } from "../src/adapters.js";
+import { stderrLogger } from "../src/adapters/logger.js";
 import { ErrorCode, HindsightError } from "../src/core/errors.js";
 import type { MemoryApi } from "../src/core/memory-api.js";
 import { createHttpApp, type HttpAppOptions } from "../src/http/app.js";

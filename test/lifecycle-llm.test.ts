@@ -4,7 +4,7 @@
  * ever loses a memory.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/adapters.js";
+import { fixedClock } from "../src/adapters/clock.js";
 import { ErrorCode, HindsightError } from "../src/core/errors.js";
 import type { ChatRequest } from "../src/core/ports.js";
 import type { MemoryService } from "../src/core/service.js";

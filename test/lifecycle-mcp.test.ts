@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/adapters.js";
+import { silentLogger } from "../src/adapters/logger.js";
 import { createHindsight, type Hindsight } from "../src/index.js";
 import { createMcpServer } from "../src/mcp/server.js";
 

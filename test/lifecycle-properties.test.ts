@@ -5,7 +5,7 @@
  */
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/adapters.js";
+import { fixedClock } from "../src/adapters/clock.js";
 import type { MemoryService } from "../src/core/service.js";
 import { BACKENDS } from "./support/backends.js";
 import { type Clock, DAY, openLifecycleService } from "./support/lifecycle.js";

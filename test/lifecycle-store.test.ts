@@ -4,13 +4,14 @@
  * superseding and history.
  */
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
-import { fixedClock, silentLogger } from "../src/adapters.js";
+import { fixedClock } from "../src/adapters/clock.js";
+import { createHashEmbedder } from "../src/adapters/embedders/hash.js";
+import { silentLogger } from "../src/adapters/logger.js";
+import { migrate } from "../src/adapters/storage/migrate.js";
+import { MIGRATIONS } from "../src/adapters/storage/migrations.js";
+import { openPGlite } from "../src/adapters/storage/pglite.js";
+import { openPostgres } from "../src/adapters/storage/postgres.js";
 import type { MemoryService } from "../src/core/service.js";
-import { createHashEmbedder } from "../src/embedders/hash.js";
-import { migrate } from "../src/storage/migrate.js";
-import { MIGRATIONS } from "../src/storage/migrations.js";
-import { openPGlite } from "../src/storage/pglite.js";
-import { openPostgres } from "../src/storage/postgres.js";
 import { BACKENDS } from "./support/backends.js";
 import {
   atCosine,

@@ -7,13 +7,13 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fixedClock } from "../src/adapters.js";
+import { fixedClock } from "../src/adapters/clock.js";
+import { createLanguageModel } from "../src/adapters/llm/create.js";
 import { configFromEnv } from "../src/config/env.js";
 import { completeJson } from "../src/core/llm/complete-json.js";
 import type { Logger } from "../src/core/ports.js";
 import { createHttpMetrics } from "../src/http/metrics.js";
 import { createHindsight, type Hindsight, parseConfig } from "../src/index.js";
-import { createLanguageModel } from "../src/llm/create.js";
 import { type FakeOpenAI, reply, startFakeOpenAI } from "./support/fake-openai.js";
 
 let server: FakeOpenAI;

@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createOpenAIChatModel, type OpenAIChatOptions } from "../src/adapters/llm/openai-chat.js";
 import { completeJson } from "../src/core/llm/complete-json.js";
 import type { ChatRequest } from "../src/core/ports.js";
-import { createOpenAIChatModel, type OpenAIChatOptions } from "../src/llm/openai-chat.js";
 import { type FakeOpenAI, reply, startFakeOpenAI } from "./support/fake-openai.js";
 
 const fakes: FakeOpenAI[] = [];

@@ -7,12 +7,12 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/adapters.js";
+import { createOpenAIChatModel } from "../src/adapters/llm/openai-chat.js";
+import { silentLogger } from "../src/adapters/logger.js";
 import type { MemoryApi } from "../src/core/memory-api.js";
 import { createHttpApp } from "../src/http/app.js";
 import { listen, type RunningServer } from "../src/http/server.js";
 import { createHindsight, type Hindsight } from "../src/index.js";
-import { createOpenAIChatModel } from "../src/llm/openai-chat.js";
 import { createMcpServer } from "../src/mcp/server.js";
 import { type FakeOpenAI, lastUserMessage, reply, startFakeOpenAI } from "./support/fake-openai.js";
 

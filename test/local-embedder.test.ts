@@ -10,10 +10,10 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashEmbed } from "../src/adapters/embedders/hash.js";
+import { createLocalEmbedder } from "../src/adapters/embedders/local.js";
 import type { Embedder } from "../src/core/ports.js";
 import { calibratedSimilarity } from "../src/core/similarity.js";
-import { hashEmbed } from "../src/embedders/hash.js";
-import { createLocalEmbedder } from "../src/embedders/local.js";
 import { createHindsight, type Hindsight } from "../src/index.js";
 
 const MODELS_DIR =

@@ -10,7 +10,7 @@ import { PassThrough } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/adapters.js";
+import { silentLogger } from "../src/adapters/logger.js";
 import type { MemoryApi } from "../src/core/memory-api.js";
 import type { MemoryStats } from "../src/core/types.js";
 import { runStdioServer } from "../src/mcp/stdio.js";

@@ -3,15 +3,15 @@
  * re-indexed when it is next opened.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/adapters.js";
+import { silentLogger } from "../src/adapters/logger.js";
+import type { SqlDriver } from "../src/adapters/storage/executor.js";
+import { SqlMemoryRecords } from "../src/adapters/storage/memory-records.js";
+import { migrate } from "../src/adapters/storage/migrate.js";
+import { MIGRATIONS } from "../src/adapters/storage/migrations.js";
+import { IN_MEMORY, openPGlite } from "../src/adapters/storage/pglite.js";
+import { openPostgres } from "../src/adapters/storage/postgres.js";
 import type { NewEpisodic } from "../src/core/memories/ports.js";
 import { searchText } from "../src/core/recall/search-text.js";
-import type { SqlDriver } from "../src/storage/executor.js";
-import { SqlMemoryRecords } from "../src/storage/memory-records.js";
-import { migrate } from "../src/storage/migrate.js";
-import { MIGRATIONS } from "../src/storage/migrations.js";
-import { IN_MEMORY, openPGlite } from "../src/storage/pglite.js";
-import { openPostgres } from "../src/storage/postgres.js";
 import { wordTokens } from "../src/text/tokenize.js";
 import { BACKENDS, createTestSchema } from "./support/backends.js";
 

@@ -10,10 +10,10 @@ import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { memorySocketPath } from "../src/embedded/socket-path.js";
+import { acquireDirLock, lockAddress } from "../src/adapters/storage/dir-lock.js";
+import { directorySecret, ensurePrivateDirectory } from "../src/adapters/storage/private-dir.js";
 import { createHindsight } from "../src/index.js";
-import { acquireDirLock, lockAddress } from "../src/storage/dir-lock.js";
-import { directorySecret, ensurePrivateDirectory } from "../src/storage/private-dir.js";
+import { memorySocketPath } from "../src/multiprocess/socket-path.js";
 
 const run = promisify(execFile);
 const asRoot = userInfo().uid === 0;
@@ -180,7 +180,7 @@ describe("a data dir that cannot hold a store", () => {
 
 describe("files PGlite creates while the store is open", () => {
   it("are made private without waiting for the store to close", async () => {
-    const { openPGlite } = await import("../src/storage/pglite.js");
+    const { openPGlite } = await import("../src/adapters/storage/pglite.js");
     const dataDir = join(base, "open");
     const logger = { debug() {}, info() {}, warn() {}, error() {} };
     const driver = await openPGlite({ dataDir, logger, privateSweepMs: 100 });

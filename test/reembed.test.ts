@@ -14,9 +14,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { hashEmbed } from "../src/adapters/embedders/hash.js";
+import type { SqlExecutor } from "../src/adapters/storage/executor.js";
+import { migrate } from "../src/adapters/storage/migrate.js";
+import { openDriver } from "../src/adapters/storage/open-store.js";
+import { STAGING_TABLE } from "../src/adapters/storage/reembed-sql.js";
 import { embeddingText } from "../src/core/memories/embedding-text.js";
 import type { MemoryLayer } from "../src/core/types.js";
-import { hashEmbed } from "../src/embedders/hash.js";
 import {
   createHashEmbedder,
   createHindsight,
@@ -27,10 +31,6 @@ import {
   reembed,
   silentLogger,
 } from "../src/index.js";
-import type { SqlExecutor } from "../src/storage/executor.js";
-import { migrate } from "../src/storage/migrate.js";
-import { openDriver } from "../src/storage/open-store.js";
-import { STAGING_TABLE } from "../src/storage/reembed-sql.js";
 import { BACKENDS, POSTGRES_URL } from "./support/backends.js";
 import { CLI, json, runCli } from "./support/cli.js";
 

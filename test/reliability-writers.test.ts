@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { createHindsight, parseConfig, silentLogger } from "../src/index.js";
-import { openService } from "../src/open-service.js";
+import { openService } from "../src/open/service.js";
 import { createTestSchema, postgresSkipReason } from "./support/backends.js";
 import { killServers, serve } from "./support/serve.js";
 

@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/adapters.js";
+import { fixedClock } from "../src/adapters/clock.js";
 import type { MemoryService } from "../src/core/service.js";
 import type { SemanticMemory } from "../src/core/types.js";
 import { createHttpApp } from "../src/http/app.js";

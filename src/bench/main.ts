@@ -24,18 +24,19 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { silentLogger, systemClock } from "../adapters.js";
+import { systemClock } from "../adapters/clock.js";
+import { createEmbedder } from "../adapters/embedders/create.js";
+import { silentLogger } from "../adapters/logger.js";
+import { type SqlDriver, toVectorLiteral } from "../adapters/storage/executor.js";
+import { openPGlite } from "../adapters/storage/pglite.js";
+import { openPostgres } from "../adapters/storage/postgres.js";
+import { SqlStorage } from "../adapters/storage/sql-storage.js";
+import { cl100k } from "../adapters/tokens.js";
 import { embeddingWith } from "../core/embed.js";
 import type { Embedder } from "../core/ports.js";
 import { DEFAULT_RANKING } from "../core/recall/ranking.js";
 import { MemoryService } from "../core/service.js";
-import { createEmbedder } from "../embedders/create.js";
 import { cachingEmbedder } from "../eval/embedding-cache.js";
-import { type SqlDriver, toVectorLiteral } from "../storage/executor.js";
-import { openPGlite } from "../storage/pglite.js";
-import { openPostgres } from "../storage/postgres.js";
-import { SqlStorage } from "../storage/sql-storage.js";
-import { cl100k } from "../tokens.js";
 import { generateMemory, generateQuery, random } from "./corpus.js";
 import { type Percentiles, percentiles } from "./stats.js";
 
@@ -244,7 +245,7 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
   try {
     for (const n of sizes) {
       const items = Array.from({ length: n - stored }, (_, i) => generateMemory(next, stored + i));
-      // The text the store embeds (core/embedding-text), so the stored vectors come cached.
+      // The text the store embeds (core/memories/embedding-text), so the stored vectors come cached.
       const [vectorsForFloor, embedMs] = await timed(() =>
         embedder.embed(items.map((item) => `${item.task_type}: ${item.summary}`)),
       );

@@ -3,15 +3,15 @@
  * it afterwards, whatever happens.
  */
 import type { Command } from "commander";
-import { LOG_LEVELS, type LogLevel, stderrLogger } from "../adapters.js";
+import { LOG_LEVELS, type LogLevel, stderrLogger } from "../adapters/logger.js";
 import { configFromEnv } from "../config/env.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { Logger } from "../core/ports.js";
 import {
   openHindsight as createHindsight,
   type OpenedHindsight as Hindsight,
-} from "../open-hindsight.js";
-import { parseConfig } from "../parse-config.js";
+} from "../open/hindsight.js";
+import { parseConfig } from "../open/parse-config.js";
 import { tenantConfig } from "../tenants/tenant.js";
 import { type LazyMemory, lazyMemory } from "./lazy-memory.js";
 import { type FlagNames, reportError } from "./output.js";

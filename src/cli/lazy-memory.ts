@@ -6,7 +6,7 @@
  */
 
 import { validate } from "../core/validate.js";
-import type { OpenedHindsight as Hindsight } from "../open-hindsight.js";
+import type { OpenedHindsight as Hindsight } from "../open/hindsight.js";
 import { OPERATION_INPUTS } from "../operations/index.js";
 
 export interface LazyMemory {

@@ -28,7 +28,7 @@ const LocalEmbedderConfig = z.strictObject({
   allowRemote: z.boolean().default(false),
   /**
    * Unicode scripts the model represents ("Latin", "Han", …) or "all"; absent: from the model
-   * directory's hindsight-model.json or the known models (see embedders/local).
+   * directory's hindsight-model.json or the known models (see adapters/embedders/local).
    */
   scripts: z.union([z.literal("all"), z.array(z.string().min(1)).min(1)]).optional(),
 });

@@ -3,16 +3,17 @@
  * from a store holding nothing else, an in-memory PGlite database. One embedder serves every
  * bank, so a model loads once.
  */
+
+import { createEmbedder } from "../adapters/embedders/create.js";
+import { IN_MEMORY } from "../adapters/storage/pglite.js";
 import type { HindsightConfig, HindsightConfigInput } from "../config/schema.js";
 import { embeddingWith } from "../core/embed.js";
 import { ErrorCode, HindsightError, wrapError } from "../core/errors.js";
 import type { Clock, Embedder, Logger } from "../core/ports.js";
 import { recallInputSchema } from "../core/schemas.js";
 import type { MemoryService } from "../core/service.js";
-import { createEmbedder } from "../embedders/create.js";
 import { parseConfig } from "../index.js";
-import { openService } from "../open-service.js";
-import { IN_MEMORY } from "../storage/pglite.js";
+import { openService } from "../open/service.js";
 import { cachingEmbedder } from "./embedding-cache.js";
 
 export interface EvalRuntime {

@@ -10,7 +10,7 @@
  * ```
  */
 import { z } from "zod";
-import { fixedClock } from "../adapters.js";
+import { fixedClock } from "../adapters/clock.js";
 import { parseInstant } from "../core/recall/time/range.js";
 import {
   Instant,

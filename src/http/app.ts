@@ -4,7 +4,7 @@
  */
 import { type Handler, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { stderrLogger } from "../adapters.js";
+import { stderrLogger } from "../adapters/logger.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";

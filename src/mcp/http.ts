@@ -4,7 +4,7 @@
  * Host/Origin checks and auth belong to that layer, not here.
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { silentLogger } from "../adapters.js";
+import { silentLogger } from "../adapters/logger.js";
 import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";
 import { createMcpServer } from "./server.js";

@@ -4,7 +4,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { silentLogger } from "../adapters.js";
+import { silentLogger } from "../adapters/logger.js";
 import type { MemoryApi } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";
 import { registerGuidelinesPrompt } from "./prompt.js";

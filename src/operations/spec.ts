@@ -1,7 +1,7 @@
 /**
  * What an operation is, declared once: its schemas, what it does to memory, who may call it, and
  * how each surface reaches it. The REST routes and the OpenAPI document (http/), the MCP tools
- * (mcp/), the CLI commands (cli/), the RPC between processes (embedded/), the agent-key policy
+ * (mcp/), the CLI commands (cli/), the RPC between processes (multiprocess/), the agent-key policy
  * (tenants/) and the library's types are all derived from these declarations, so a surface
  * cannot silently miss an operation: every field below is required, and "not on this surface"
  * is written as `null`.

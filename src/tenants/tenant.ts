@@ -5,8 +5,8 @@
  * tens to low thousands of tenants an API-key file describes; each opens lazily.
  */
 import { join } from "node:path";
+import { IN_MEMORY } from "../adapters/storage/pglite.js";
 import type { HindsightConfig } from "../config/schema.js";
-import { IN_MEMORY } from "../storage/pglite.js";
 
 /** The tenant of a single-tenant deployment; it keeps the store exactly where it was. */
 export const DEFAULT_TENANT = "default";

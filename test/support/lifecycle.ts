@@ -2,7 +2,12 @@
  * A memory service on a test backend with the pieces the lifecycle tests control: the clock,
  * a scripted language model, the embedder and the lifecycle settings.
  */
-import { fixedClock, silentLogger } from "../../src/adapters.js";
+
+import { fixedClock } from "../../src/adapters/clock.js";
+import { createHashEmbedder } from "../../src/adapters/embedders/hash.js";
+import { silentLogger } from "../../src/adapters/logger.js";
+import { openStorage } from "../../src/adapters/storage/open-store.js";
+import { cl100k } from "../../src/adapters/tokens.js";
 import { ErrorCode, HindsightError } from "../../src/core/errors.js";
 import { DEFAULT_LIFECYCLE, type LifecycleSettings } from "../../src/core/lifecycle/settings.js";
 import type {
@@ -17,9 +22,6 @@ import type {
 import { DEFAULT_RANKING } from "../../src/core/recall/ranking.js";
 import { MemoryService } from "../../src/core/service.js";
 import type { SharingSettings } from "../../src/core/sharing/sharing.js";
-import { createHashEmbedder } from "../../src/embedders/hash.js";
-import { openStorage } from "../../src/storage/open-store.js";
-import { cl100k } from "../../src/tokens.js";
 
 export type Clock = ReturnType<typeof fixedClock>;
 

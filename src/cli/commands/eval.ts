@@ -5,7 +5,7 @@
  */
 import { createWriteStream, type WriteStream } from "node:fs";
 import type { Command } from "commander";
-import { stderrLogger } from "../../adapters.js";
+import { stderrLogger } from "../../adapters/logger.js";
 import { configFromEnv } from "../../config/env.js";
 import { invalidInput } from "../../core/errors.js";
 import type { Logger } from "../../core/ports.js";

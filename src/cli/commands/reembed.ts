@@ -1,10 +1,10 @@
 import type { Command } from "commander";
-import { stderrLogger } from "../../adapters.js";
+import { stderrLogger } from "../../adapters/logger.js";
+import type { ReembedResult } from "../../adapters/storage/reembed.js";
 import { configFromEnv } from "../../config/env.js";
 import { validate } from "../../core/validate.js";
 import { createProgress } from "../../eval/progress.js";
-import { ReembedInput, reembed } from "../../reembed.js";
-import type { ReembedResult } from "../../storage/reembed.js";
+import { ReembedInput, reembed } from "../../open/reembed.js";
 import { type GlobalFlags, logLevel } from "../context.js";
 import { printResult, reportError } from "../output.js";
 import { defined, numeric } from "../parse.js";

@@ -2,7 +2,7 @@
  * Periodic jobs inside a long-running server (maintenance, consolidation). A failed run is
  * logged and tried again at the next tick, never thrown; a run still going at the next tick is
  * not started twice; timers never keep the process alive, and stop() waits for a run in
- * flight. Exclusion across processes is the job's own (see MemoryStore.exclusive).
+ * flight. Exclusion across processes is the job's own (see LifecycleStore.exclusive).
  */
 import type { Logger } from "../ports.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { fixedClock } from "../../adapters.js";
+import { fixedClock } from "../../adapters/clock.js";
 import { ErrorCode } from "../errors.js";
 import type { LanguageModel, Logger } from "../ports.js";
 import { DEFAULT_BREAKER, guardLanguageModel, skippedByBreaker } from "./breaker.js";

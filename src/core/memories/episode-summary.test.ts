@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../../adapters.js";
+import { silentLogger } from "../../adapters/logger.js";
 import { LlmFallbacks } from "../llm/fallbacks.js";
 import type { ChatRequest, LanguageModel } from "../ports.js";
 import {

@@ -41,7 +41,7 @@ export interface Candidate {
   layer: MemoryLayer;
   id: string;
   vector_similarity: number;
-  /** Segmented words of the memory (see core/search-text). */
+  /** Segmented words of the memory (see recall/search-text). */
   search_text: string;
   /** Event time for freshness: when it happened (episodic) or was last used (semantic). */
   event_time: Date;

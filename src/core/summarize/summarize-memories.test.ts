@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { silentLogger } from "../../adapters.js";
-import { createHashEmbedder } from "../../embedders/hash.js";
-import { cl100k } from "../../tokens.js";
+import { createHashEmbedder } from "../../adapters/embedders/hash.js";
+import { silentLogger } from "../../adapters/logger.js";
+import { cl100k } from "../../adapters/tokens.js";
 import { LlmFallbacks } from "../llm/fallbacks.js";
 import type { StoredMemory } from "../memories/ports.js";
 import type { ChatRequest, LanguageModel } from "../ports.js";

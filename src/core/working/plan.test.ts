@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { cl100k } from "../../tokens.js";
+import { cl100k } from "../../adapters/tokens.js";
 import { measure } from "./context.js";
 import { planCompression, protectedItems, shrinks } from "./plan.js";
 import { deterministicParts } from "./summarize.js";

@@ -1,0 +1,403 @@
+/**
+ * In-process embedder: a sentence-embedding ONNX model run by `@huggingface/transformers`.
+ * That package is an optional dependency (~475 MB with onnxruntime), so it is imported only
+ * when first needed, and the small surface used here is typed locally instead of via its types.
+ */
+import { readdir, readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { ErrorCode, HindsightError, wrapError } from "../../core/errors.js";
+import type { Embedder, EmbedPurpose, Logger, SimilarityScale } from "../../core/ports.js";
+import { type Script, scriptShares } from "../../text/scripts.js";
+
+export interface LocalEmbedderOptions {
+  /** Local model directory (config.json, tokenizer.json, onnx/model*.onnx); loaded offline. */
+  modelDir?: string;
+  /** Hugging Face Hub model name, used only without modelDir and with allowRemote. */
+  model?: string;
+  pooling?: "mean" | "cls";
+  /** The Embedder port promises unit vectors; turn off only for models that normalise themselves. */
+  normalize?: boolean;
+  batchSize?: number;
+  allowRemote?: boolean;
+  /**
+   * The scripts the model represents (`Embedder.scripts`), or "all". Absent: the `scripts` of
+   * the directory's `hindsight-model.json`, else what is known of the model by name
+   * (`KNOWN_MODEL_SCRIPTS`), else every script.
+   */
+  scripts?: readonly string[] | "all";
+  /**
+   * false: ignore the directory's calibration (centroids and similarity scale), for measuring
+   * a model as it comes (scripts/calibrate-model.mjs). Default true.
+   */
+  calibrate?: boolean;
+}
+
+/**
+ * Text put before queries and before documents, for models trained with them (e5: "query: " /
+ * "passage: "): the `prefixes` of `hindsight-model.json`.
+ */
+interface Prefixes {
+  query: string;
+  passage: string;
+}
+
+/**
+ * Scripts of models known to cover only some, by the name `npm run fetch:model` records in
+ * `hindsight-model.json` (`model`) or the Hub name. all-MiniLM-L6-v2's vocabulary is
+ * bert-base-uncased's: most Chinese characters are `[UNK]` (docs/embedding-models.md).
+ */
+export const KNOWN_MODEL_SCRIPTS: Readonly<Record<string, readonly string[]>> = {
+  "all-minilm-l6-v2-int8": ["Latin"],
+  "sentence-transformers/all-MiniLM-L6-v2": ["Latin"],
+  "Xenova/all-MiniLM-L6-v2": ["Latin"],
+};
+
+/** What the embedder reads from the `hindsight-model.json` written by fetch:model. */
+interface Manifest {
+  model?: unknown;
+  scripts?: unknown;
+  prefixes?: unknown;
+  /** A file of the directory with the model's calibration (`Calibration`). */
+  calibration?: unknown;
+}
+
+/**
+ * Measured once per model by scripts/calibrate-model.mjs and shipped with it:
+ * - `centroids`: the mean vector of typical memory text in each script. Multilingual models
+ *   keep a strong language direction (e5: any Chinese text is closer to any Chinese text than
+ *   to its own English translation); subtracting the text's own language mean before
+ *   normalising removes it, so a Chinese query finds the English memory it is about
+ *   (docs/embedding-models.md, "Centring").
+ * - `similarity`: the cosine scale of the centred vectors (`Embedder.similarity`).
+ * A new calibration makes other vectors: `version` goes into the embedder id.
+ */
+interface Calibration {
+  version: number;
+  centroids: Partial<Record<Script, number[]>>;
+  similarity: SimilarityScale;
+}
+
+/** The directory's `hindsight-model.json`, or nothing when it has none. */
+async function readManifest(modelDir: string): Promise<Manifest> {
+  try {
+    return JSON.parse(
+      await readFile(path.join(modelDir, "hindsight-model.json"), "utf8"),
+    ) as Manifest;
+  } catch {
+    return {};
+  }
+}
+
+function isPrefixes(value: unknown): value is Prefixes {
+  const v = value as Partial<Prefixes> | null;
+  return typeof v?.query === "string" && typeof v.passage === "string";
+}
+
+function isSimilarityScale(value: unknown): value is SimilarityScale {
+  const v = value as Partial<SimilarityScale> | null;
+  return (
+    typeof v?.unrelated === "number" &&
+    typeof v.related === "number" &&
+    v.unrelated >= -1 &&
+    v.related <= 1 &&
+    v.related > v.unrelated
+  );
+}
+
+const isStringList = (value: unknown): value is string[] =>
+  Array.isArray(value) && value.every((item) => typeof item === "string");
+
+/**
+ * See `LocalEmbedderOptions.scripts`; undefined means every script. `manifest` is the model
+ * directory's, when there is one.
+ */
+function resolveScripts(
+  options: Pick<LocalEmbedderOptions, "model" | "scripts">,
+  manifest: Manifest | undefined,
+): readonly string[] | undefined {
+  if (options.scripts !== undefined) return options.scripts === "all" ? undefined : options.scripts;
+  if (manifest !== undefined) {
+    if (manifest.scripts === "all") return undefined;
+    if (isStringList(manifest.scripts)) return manifest.scripts;
+    if (typeof manifest.model === "string" && KNOWN_MODEL_SCRIPTS[manifest.model]) {
+      return KNOWN_MODEL_SCRIPTS[manifest.model];
+    }
+    return undefined;
+  }
+  return options.model ? KNOWN_MODEL_SCRIPTS[options.model] : undefined;
+}
+
+interface Tensor {
+  data: ArrayLike<number>;
+  dims: number[];
+}
+type FeatureExtractor = ((
+  texts: string[],
+  options: { pooling: "mean" | "cls"; normalize: boolean },
+) => Promise<Tensor>) & { dispose?: () => Promise<void> };
+interface Transformers {
+  env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
+  pipeline(
+    task: "feature-extraction",
+    model: string,
+    options?: { dtype?: string; session_options?: Record<string, unknown> },
+  ): Promise<FeatureExtractor>;
+}
+
+const PACKAGE = "@huggingface/transformers";
+const INSTALL = "ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers@4.3.2";
+const DEFAULT_BATCH_SIZE = 32;
+/**
+ * onnxruntime's worker threads spin after each run, waiting for the next: measured here, 50
+ * query embeddings 20 ms apart kept 1.3 cores busy (2.1 s of CPU in 1.6 s) against 0.6 with
+ * spinning off, for 1.3 ms more per embedding. The database runs beside the model — PGlite in
+ * this very process, PostgreSQL on the same machine — and a spinning thread took its CPU: the raw
+ * vector query ran 4× slower in the benchmark (docs/benchmarks.md).
+ */
+const SESSION_OPTIONS = { extra: { session: { intra_op: { allow_spinning: "0" } } } };
+/** Weight files in preference order and the transformers.js `dtype` that selects each. */
+const ONNX_DTYPES: ReadonlyArray<[file: string, dtype: string]> = [
+  ["model.onnx", "fp32"],
+  ["model_fp16.onnx", "fp16"],
+  ["model_quantized.onnx", "q8"],
+  ["model_int8.onnx", "int8"],
+  ["model_uint8.onnx", "uint8"],
+  ["model_q4.onnx", "q4"],
+  ["model_q4f16.onnx", "q4f16"],
+  ["model_bnb4.onnx", "bnb4"],
+];
+
+function configError(message: string, cause?: unknown): HindsightError {
+  return new HindsightError(ErrorCode.CONFIG_INVALID, `local embedder: ${message}`, { cause });
+}
+
+async function importTransformers(): Promise<Transformers> {
+  // A variable specifier keeps TypeScript from requiring the optional package's types.
+  const specifier: string = PACKAGE;
+  try {
+    return (await import(specifier)) as Transformers;
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw configError(
+      `the optional package ${PACKAGE} could not be loaded (${reason}); install it with: ${INSTALL}`,
+      error,
+    );
+  }
+}
+
+/** Reads the vector size from config.json so ONNX need not be loaded at start-up. */
+async function readDimensions(modelDir: string): Promise<number> {
+  const info = await stat(modelDir).catch(() => undefined);
+  if (!info?.isDirectory()) throw configError(`model directory ${modelDir} does not exist`);
+  const configPath = path.join(modelDir, "config.json");
+  let config: Record<string, unknown>;
+  try {
+    config = JSON.parse(await readFile(configPath, "utf8")) as Record<string, unknown>;
+  } catch (error) {
+    throw configError(`cannot read model config ${configPath}`, error);
+  }
+  const dims = config.hidden_size ?? config.dim ?? config.d_model;
+  if (typeof dims !== "number" || !Number.isInteger(dims) || dims <= 0) {
+    throw configError(`${configPath} has no hidden_size, dim or d_model`);
+  }
+  return dims;
+}
+
+let loadChain: Promise<unknown> = Promise.resolve();
+function serialiseLoads<T>(fn: () => Promise<T>): Promise<T> {
+  const next = loadChain.then(fn);
+  loadChain = next.catch(() => undefined);
+  return next;
+}
+
+/**
+ * The pooling a sentence-transformers model was trained with, from its `1_Pooling/config.json`
+ * (BGE-style models use the CLS token); mean pooling when the file is absent.
+ */
+async function readPooling(modelDir: string): Promise<"mean" | "cls"> {
+  try {
+    const config = JSON.parse(
+      await readFile(path.join(modelDir, "1_Pooling", "config.json"), "utf8"),
+    ) as {
+      pooling_mode_cls_token?: boolean;
+    };
+    return config.pooling_mode_cls_token ? "cls" : "mean";
+  } catch {
+    return "mean";
+  }
+}
+
+/** Picks the dtype matching the weights present, since the default (fp32) may be absent. */
+async function detectDtype(modelDir: string): Promise<string | undefined> {
+  const files = await readdir(path.join(modelDir, "onnx")).catch(() => [] as string[]);
+  return ONNX_DTYPES.find(([file]) => files.includes(file))?.[1];
+}
+
+async function readCalibration(
+  modelDir: string,
+  file: unknown,
+  dims: number,
+): Promise<Calibration | undefined> {
+  if (typeof file !== "string") return undefined;
+  const where = path.join(modelDir, file);
+  let value: Partial<Calibration>;
+  try {
+    value = JSON.parse(await readFile(where, "utf8")) as Partial<Calibration>;
+  } catch (error) {
+    throw configError(`cannot read the model's calibration ${where}`, error);
+  }
+  const centroids = Object.values(value.centroids ?? {});
+  if (
+    !Number.isInteger(value.version) ||
+    !isSimilarityScale(value.similarity) ||
+    centroids.length === 0 ||
+    centroids.some((centroid) => !Array.isArray(centroid) || centroid.length !== dims)
+  ) {
+    throw configError(`${where} is not a calibration of ${dims}-dimension vectors`);
+  }
+  return value as Calibration;
+}
+
+/**
+ * Subtracts the text's language mean — each script's centroid weighted by its share of the
+ * text's words; scripts without one take the average centroid — and normalises again.
+ */
+function centring(calibration: Calibration): (vector: Float32Array, text: string) => Float32Array {
+  const known = Object.entries(calibration.centroids) as [Script, number[]][];
+  const average = known[0]![1].map(
+    (_, j) => known.reduce((sum, [, centroid]) => sum + centroid[j]!, 0) / known.length,
+  );
+  return (vector, text) => {
+    const shares = scriptShares(text);
+    const out = Float32Array.from(vector);
+    const weights = shares.size === 0 ? new Map<Script, number>([["Other", 1]]) : shares;
+    for (const [script, share] of weights) {
+      const centroid = calibration.centroids[script] ?? average;
+      for (let j = 0; j < out.length; j++) out[j]! -= share * centroid[j]!;
+    }
+    let norm = 0;
+    for (const value of out) norm += value * value;
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let j = 0; j < out.length; j++) out[j]! /= norm;
+    return out;
+  };
+}
+
+export async function createLocalEmbedder(
+  options: LocalEmbedderOptions,
+  deps: { logger?: Logger } = {},
+): Promise<Embedder> {
+  const { normalize = true, batchSize = DEFAULT_BATCH_SIZE } = options;
+  const logger = deps.logger;
+  if (!Number.isInteger(batchSize) || batchSize <= 0) {
+    throw configError(`batchSize must be a positive integer, got ${batchSize}`);
+  }
+  const modelDir = options.modelDir === undefined ? undefined : path.resolve(options.modelDir);
+  if (modelDir === undefined && !options.model) throw configError("give modelDir or model");
+  if (modelDir === undefined && !options.allowRemote) {
+    throw configError(
+      `model ${options.model} would be downloaded from the Hugging Face Hub; set allowRemote ` +
+        "or give modelDir (a local directory with config.json, tokenizer.json, onnx/)",
+    );
+  }
+  const source = modelDir ?? (options.model as string);
+  const pooling = options.pooling ?? (modelDir ? await readPooling(modelDir) : "mean");
+  const id = `local:${modelDir === undefined ? source : path.basename(modelDir)}`;
+  if (!normalize) logger?.warn("local embedder: normalize is off; vectors may not be unit length");
+
+  async function load(): Promise<FeatureExtractor> {
+    const { env, pipeline } = await importTransformers();
+    const dtype = modelDir === undefined ? undefined : await detectDtype(modelDir);
+    // transformers.js reads its global settings while loading: one load at a time.
+    return serialiseLoads(async () => {
+      try {
+        if (modelDir === undefined) {
+          env.allowRemoteModels = true;
+          return await pipeline("feature-extraction", source);
+        }
+        // transformers.js joins localModelPath and the model id, so split the directory in two.
+        env.allowRemoteModels = false;
+        env.allowLocalModels = true;
+        env.localModelPath = path.dirname(modelDir);
+        return await pipeline("feature-extraction", path.basename(modelDir), {
+          dtype,
+          session_options: SESSION_OPTIONS,
+        });
+      } catch (error) {
+        throw wrapError(ErrorCode.CONFIG_INVALID, `local embedder: cannot load ${source}`, error);
+      }
+    });
+  }
+
+  let loading: Promise<FeatureExtractor> | undefined;
+  const extractor = (): Promise<FeatureExtractor> => {
+    loading ??= load().catch((error: unknown) => {
+      loading = undefined; // let a later call retry, e.g. after installing the package
+      throw error;
+    });
+    return loading;
+  };
+
+  async function run(texts: readonly string[], dims?: number): Promise<Float32Array[]> {
+    const model = await extractor();
+    const vectors: Float32Array[] = [];
+    for (let start = 0; start < texts.length; start += batchSize) {
+      const batch = texts.slice(start, start + batchSize);
+      let output: Tensor;
+      try {
+        output = await model(batch, { pooling, normalize });
+      } catch (error) {
+        throw wrapError(ErrorCode.EMBEDDER_FAILED, `local model ${id} failed`, error);
+      }
+      const [rows, width] = output.dims;
+      if (rows !== batch.length || width === undefined || (dims !== undefined && width !== dims)) {
+        throw new HindsightError(
+          ErrorCode.EMBEDDER_FAILED,
+          `local model ${id} returned shape [${output.dims.join(", ")}], expected [${batch.length}, ${dims}]`,
+        );
+      }
+      for (let row = 0; row < rows; row++) {
+        vectors.push(Float32Array.from({ length: width }, (_, j) => output.data[row * width + j]!));
+      }
+    }
+    return vectors;
+  }
+
+  // A hub model has no local config.json to read, so load it now and measure one vector.
+  const dimensions =
+    modelDir === undefined
+      ? (await run(["dimension probe"]))[0]!.length
+      : await readDimensions(modelDir);
+
+  const manifest = modelDir === undefined ? undefined : await readManifest(modelDir);
+  const scripts = resolveScripts(options, manifest);
+  const prefixes = isPrefixes(manifest?.prefixes) ? manifest.prefixes : undefined;
+  const calibration =
+    modelDir === undefined || options.calibrate === false
+      ? undefined
+      : await readCalibration(modelDir, manifest?.calibration, dimensions);
+  const similarity = calibration?.similarity;
+  const centre = calibration ? centring(calibration) : undefined;
+  const withPrefix = (texts: readonly string[], purpose: EmbedPurpose) => {
+    if (!prefixes) return texts;
+    const prefix = purpose === "query" ? prefixes.query : prefixes.passage;
+    return texts.map((text) => prefix + text);
+  };
+  const embed = async (texts: readonly string[], purpose: EmbedPurpose) => {
+    const vectors = await run(withPrefix(texts, purpose), dimensions);
+    return centre ? vectors.map((vector, index) => centre(vector, texts[index]!)) : vectors;
+  };
+
+  return {
+    id: calibration && calibration.version > 1 ? `${id}@${calibration.version}` : id,
+    dimensions,
+    ...(scripts === undefined ? {} : { scripts }),
+    ...(similarity === undefined ? {} : { similarity }),
+    embed: async (texts, purpose = "document") => (texts.length === 0 ? [] : embed(texts, purpose)),
+    async close() {
+      const current = loading;
+      loading = undefined;
+      if (current) await (await current.catch(() => undefined))?.dispose?.();
+    },
+  };
+}

@@ -1,0 +1,48 @@
+/** The memory records port over SQL: episodes written in bulk, rows of either layer by id. */
+import type { MemoryRecords, NewEpisodic, StoredMemory } from "../../core/memories/ports.js";
+import type { EpisodicMemory, MemoryLayer, SemanticMemory } from "../../core/types.js";
+import type { SqlDriver } from "./executor.js";
+import { guard } from "./guard.js";
+import {
+  episodicColumns,
+  INSERT_BATCH,
+  insertRows,
+  refreshPlannerStatistics,
+} from "./insert-rows.js";
+import { COLUMNS, joinsOf, TABLE, toStored } from "./rows.js";
+import { updateCorpus } from "./search-index.js";
+
+export class SqlMemoryRecords implements MemoryRecords {
+  constructor(private readonly driver: SqlDriver) {}
+
+  async insertEpisodic(rows: readonly NewEpisodic[]): Promise<void> {
+    if (rows.length === 0) return;
+    const size = await guard("storing episodic memories", () =>
+      this.driver.transaction(async (tx) => {
+        const inserted = new Set<string>();
+        for (let start = 0; start < rows.length; start += INSERT_BATCH) {
+          const batch = rows.slice(start, start + INSERT_BATCH);
+          const written = await tx.query<{ id: string }>(
+            ...insertRows(TABLE.episodic, batch.map(episodicColumns)),
+          );
+          for (const { id } of written) inserted.add(id);
+        }
+        const texts = rows.filter((row) => inserted.has(row.id)).map((row) => row.search_text);
+        return updateCorpus(tx, "episodic", texts, 1);
+      }),
+    );
+    await refreshPlannerStatistics(this.driver, "episodic", size);
+  }
+
+  getMany(layer: MemoryLayer, ids: readonly string[]): Promise<StoredMemory[]> {
+    if (ids.length === 0) return Promise.resolve([]);
+    return guard("reading memories", async () => {
+      const rows = await this.driver.query<EpisodicMemory | SemanticMemory>(
+        `SELECT ${COLUMNS[layer]} FROM ${TABLE[layer]} m ${joinsOf(layer)}
+         WHERE m.id = ANY($1::uuid[])`,
+        [ids],
+      );
+      return rows.map((row) => toStored(layer, row));
+    });
+  }
+}

@@ -1,0 +1,47 @@
+import type { Logger } from "../../core/ports.js";
+import type { SqlDriver } from "./executor.js";
+import { SqlStorage } from "./sql-storage.js";
+
+export interface StoreLocation {
+  databaseUrl?: string | undefined;
+  /** PostgreSQL schema for the tables; default: the connection's search_path. */
+  databaseSchema?: string | undefined;
+  /** Embedded store directory; the caller must own it (see multiprocess/shared-directory). */
+  dataDir: string;
+  /** PostgreSQL: how long a statement or a new connection may take. */
+  databaseTimeoutMs?: number | undefined;
+}
+
+/**
+ * Opens PostgreSQL when a URL is given, else the embedded store, and says loudly which: a
+ * misspelt DATABASE_URL silently landing in an embedded database is a known way to lose data.
+ */
+export async function openStorage(location: StoreLocation, logger: Logger): Promise<SqlStorage> {
+  return new SqlStorage(await openDriver(location, logger));
+}
+
+/**
+ * The database itself, for work below the memory store (re-embedding, see reembed): no
+ * migration has run and no embedder has been checked yet.
+ */
+export async function openDriver(location: StoreLocation, logger: Logger): Promise<SqlDriver> {
+  if (location.databaseUrl) {
+    const { openPostgres } = await import("./postgres.js");
+    const driver = await openPostgres({
+      connectionString: location.databaseUrl,
+      schema: location.databaseSchema,
+      ...(location.databaseTimeoutMs === undefined
+        ? {}
+        : { timeoutMs: location.databaseTimeoutMs }),
+      logger,
+    });
+    logger.info(`using PostgreSQL store ${driver.description.slice("postgres:".length)}`);
+    return driver;
+  }
+  const { openPGlite } = await import("./pglite.js");
+  const driver = await openPGlite({ dataDir: location.dataDir, logger });
+  logger.info(
+    `using embedded PGlite store at ${location.dataDir} (set DATABASE_URL for PostgreSQL)`,
+  );
+  return driver;
+}

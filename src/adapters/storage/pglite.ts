@@ -1,0 +1,90 @@
+/**
+ * Embedded PostgreSQL (PGlite, WebAssembly) with pgvector: the zero-setup default.
+ */
+import { join } from "node:path";
+import type { Logger } from "../../core/ports.js";
+import type { SqlDriver, SqlExecutor } from "./executor.js";
+import { inProcessExclusive } from "./job-lock.js";
+import { ensurePrivateDirectory, isShared, makeTreePrivate } from "./private-dir.js";
+import { SEARCH_SETTINGS } from "./search-settings.js";
+
+export interface PGliteOptions {
+  /**
+   * A directory, or `memory://` for a throw-away in-memory database. PGlite has no lock
+   * between processes: the caller must own the directory (see multiprocess/shared-directory).
+   */
+  dataDir: string;
+  logger: Logger;
+  /**
+   * How often files PGlite has created since are made private while it is open (default 30 s;
+   * it writes them 0666). They are inside the 0700 directory meanwhile, out of other users'
+   * reach; this keeps the files themselves at 0600 too.
+   */
+  privateSweepMs?: number;
+}
+
+export const IN_MEMORY = "memory://";
+
+interface PGliteLike {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
+  exec(sql: string): Promise<unknown>;
+  transaction<T>(fn: (tx: PGliteTx) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+type PGliteTx = Pick<PGliteLike, "query" | "exec">;
+
+function executor(db: PGliteTx): SqlExecutor {
+  return {
+    query: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await db.query<T>(sql, [...params])).rows,
+    exec: async (sql: string) => {
+      await db.exec(sql);
+    },
+  };
+}
+
+export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
+  const inMemory = options.dataDir === IN_MEMORY;
+  if (!inMemory) await ensurePrivateDirectory(options.dataDir, { field: "HINDSIGHT_DATA_DIR" });
+  // Loaded on demand so the PostgreSQL path never loads WebAssembly.
+  const [{ PGlite }, { vector }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("@electric-sql/pglite-pgvector"),
+  ]);
+  const pgliteDir = join(options.dataDir, "pglite");
+  // A store made before its files were private, once; a new one is swept at its first close.
+  const madeShared = !inMemory && (await isShared(pgliteDir));
+  const db = (await PGlite.create({
+    ...(inMemory ? {} : { dataDir: pgliteDir }),
+    extensions: { vector },
+  })) as unknown as PGliteLike;
+  await db.exec(SEARCH_SETTINGS);
+  // PGlite writes its files 0666 whatever the umask. The data directory is 0700, which keeps
+  // other users out; the files are made 0600 too: every privateSweepMs while open and at close
+  // (~20 ms for a new store's ~1,000 files, off every answer's path), and at open for a store
+  // made before.
+  const makePrivate = () => (inMemory ? Promise.resolve() : makeTreePrivate(options.dataDir));
+  if (madeShared) await makePrivate();
+  const sweep = inMemory
+    ? undefined
+    : setInterval(() => {
+        makePrivate().catch((error: unknown) =>
+          options.logger.warn("could not make the store's new files private", {
+            error: error instanceof Error ? error.message : String(error),
+          }),
+        );
+      }, options.privateSweepMs ?? 30_000);
+  // The sweep must not keep the process alive.
+  sweep?.unref();
+  return {
+    description: inMemory ? "pglite:memory" : `pglite:${options.dataDir}`,
+    ...executor(db),
+    transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
+    exclusive: inProcessExclusive(),
+    close: async () => {
+      clearInterval(sweep);
+      await db.close();
+      await makePrivate();
+    },
+  };
+}

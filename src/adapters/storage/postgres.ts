@@ -1,0 +1,254 @@
+/**
+ * PostgreSQL + pgvector through a `pg` pool: the production store.
+ */
+import type { PoolClient } from "pg";
+import type { Exclusive } from "../../core/lifecycle/ports.js";
+import type { Logger } from "../../core/ports.js";
+import type { SqlDriver, SqlExecutor } from "./executor.js";
+import { ADVISORY_KEY_SQL } from "./job-lock.js";
+import { SEARCH_SETTINGS } from "./search-settings.js";
+
+export interface PostgresOptions {
+  connectionString: string;
+  /** A schema of its own for hindsight's tables (created when missing), e.g. one per tenant. */
+  schema?: string | undefined;
+  maxConnections?: number;
+  /**
+   * How long a statement, or getting a connection, may take (default 60 s). A server that
+   * stops answering (SIGSTOP, a partition) hung every request for good; now each fails with
+   * STORAGE_FAILED, and the connection it waited on is discarded.
+   */
+  timeoutMs?: number;
+  logger: Logger;
+}
+
+/** The URL without its password, for logs and stats. */
+export function redactUrl(connectionString: string): string {
+  try {
+    const url = new URL(connectionString);
+    if (url.password) url.password = "***";
+    return url.toString();
+  } catch {
+    return "postgres (unparseable URL)";
+  }
+}
+
+interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
+
+function executor(client: Queryable): SqlExecutor {
+  return {
+    query: async <T>(sql: string, params: readonly unknown[] = []) =>
+      (await client.query(sql, [...params])).rows as T[],
+    exec: async (sql: string) => {
+      await client.query(sql);
+    },
+  };
+}
+
+/**
+ * Returns a client to the pool, or discards it when its connection broke: a client handed out
+ * again after the server restarted would fail the next request too.
+ */
+function releaseAfter(client: PoolClient, failure: Error | undefined): void {
+  client.release(failure !== undefined && !isQueryError(failure) ? failure : undefined);
+}
+
+/** An error the server reported for a statement (it has a SQLSTATE); the connection is fine. */
+function isQueryError(error: Error): boolean {
+  const code = (error as { code?: unknown }).code;
+  return (
+    typeof code === "string" &&
+    /^[0-9A-Z]{5}$/.test(code) &&
+    !code.startsWith("57P") &&
+    !code.startsWith("08")
+  );
+}
+
+/**
+ * Creates the schema before the pool points its search_path at it: tables created with a
+ * search_path whose first schema is missing would land in the next one (public), mixed
+ * with others' tables.
+ */
+async function createSchema(
+  pg: typeof import("pg").default,
+  connectionString: string,
+  schema: string,
+) {
+  if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`unsafe schema name ${schema}`);
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    // pgvector belongs in the connection's own schema (public), where every tenant's
+    // search_path finds it, not in the first tenant schema that happens to migrate.
+    await client.query("CREATE EXTENSION IF NOT EXISTS vector");
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+  } catch (error) {
+    // Two processes creating it at once: the loser sees a unique violation; the schema exists.
+    if ((error as { code?: string }).code !== "23505") throw error;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * One pool per database (connection string and limits) for the whole process, shared by every
+ * tenant's store: each tenant's schema is set on a connection when it is checked out for that
+ * tenant. A pool per tenant let six busy tenants take 60 connections and exhaust the server's
+ * max_connections; now the process never holds more than `maxConnections` however many
+ * tenants it serves.
+ */
+interface SharedPool {
+  pool: import("pg").Pool;
+  users: number;
+  /** The schema each connection's search_path is set to ("" for the connection's default). */
+  schemaOf: WeakMap<PoolClient, string>;
+}
+
+const POOLS = new Map<string, SharedPool>();
+
+function sharedPool(
+  pg: typeof import("pg").default,
+  options: PostgresOptions,
+  timeoutMs: number,
+): { shared: SharedPool; release: () => Promise<void> } {
+  const max = options.maxConnections ?? 10;
+  const key = JSON.stringify([options.connectionString, max, timeoutMs]);
+  let shared = POOLS.get(key);
+  if (!shared) {
+    const pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max,
+      connectionTimeoutMillis: timeoutMs,
+      // Client-side: a frozen server never answers, so a server-side statement_timeout alone
+      // would wait forever too.
+      query_timeout: timeoutMs,
+    });
+    // An idle client losing its connection must not crash the process; the pool replaces it.
+    pool.on("error", (error) =>
+      options.logger.warn("postgres connection error", { error: error.message }),
+    );
+    shared = { pool, users: 0, schemaOf: new WeakMap() };
+    POOLS.set(key, shared);
+  }
+  shared.users++;
+  const owned = shared;
+  let released = false;
+  return {
+    shared: owned,
+    release: async () => {
+      if (released) return;
+      released = true;
+      owned.users--;
+      if (owned.users === 0) {
+        POOLS.delete(key);
+        await owned.pool.end();
+      }
+    },
+  };
+}
+
+export async function openPostgres(options: PostgresOptions): Promise<SqlDriver> {
+  // Loaded on demand so the embedded path never loads the network driver.
+  const { default: pg } = await import("pg");
+  if (options.schema) await createSchema(pg, options.connectionString, options.schema);
+  const timeoutMs = options.timeoutMs ?? 60_000;
+  const { shared, release } = sharedPool(pg, options, timeoutMs);
+  const { pool, schemaOf } = shared;
+  const description = `postgres:${redactUrl(options.connectionString)}${options.schema ? ` schema ${options.schema}` : ""}`;
+  // Every client gets the search settings once, before its first query, and the search_path
+  // of the tenant it is checked out for whenever that changes — set here rather than as a
+  // connection option, which a DATABASE_URL's own `options` would override; RESET goes back to
+  // the connection's own default. Extensions (pgvector's types) stay reachable in public.
+  const wanted = options.schema ?? "";
+  const searchPath = options.schema
+    ? `SET search_path TO ${options.schema}, public`
+    : "RESET search_path";
+  const checkout = async (): Promise<PoolClient> => {
+    const client = await pool.connect();
+    const current = schemaOf.get(client);
+    if (current === wanted) return client;
+    try {
+      if (current === undefined) {
+        // The pool listens for errors only on idle clients. A connection dying while a client
+        // is checked out (the server restarting) is reported to the running query as well, so
+        // the event itself only needs logging; without a listener it would crash the process.
+        client.on("error", (error) =>
+          options.logger.warn("postgres connection lost", { error: error.message }),
+        );
+        await client.query(`${searchPath}; ${SEARCH_SETTINGS}`);
+      } else {
+        await client.query(searchPath);
+      }
+    } catch (error) {
+      schemaOf.delete(client);
+      client.release(error as Error);
+      throw error;
+    }
+    schemaOf.set(client, wanted);
+    return client;
+  };
+  const withClient = async <T>(fn: (client: PoolClient) => Promise<T>): Promise<T> => {
+    const client = await checkout();
+    let failure: Error | undefined;
+    try {
+      return await fn(client);
+    } catch (error) {
+      failure = error as Error;
+      throw error;
+    } finally {
+      releaseAfter(client, failure);
+    }
+  };
+  return {
+    description,
+    query: (sql, params) => withClient((client) => executor(client).query(sql, params)),
+    exec: (sql) => withClient((client) => executor(client).exec(sql)),
+    transaction: async (fn) => {
+      const client = await checkout();
+      let failure: Error | undefined;
+      try {
+        await client.query("BEGIN");
+        const result = await fn(executor(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        failure = error as Error;
+        await client.query("ROLLBACK").catch(() => undefined);
+        throw error;
+      } finally {
+        releaseAfter(client, failure);
+      }
+    },
+    // A session lock on a connection of its own, held while `fn` works on others.
+    exclusive: async <T>(job: string, wait: boolean, fn: () => Promise<T>) => {
+      const client = await checkout();
+      let broken: Error | undefined;
+      try {
+        if (wait) {
+          await client.query(`SELECT pg_advisory_lock(${ADVISORY_KEY_SQL})`, [job]);
+        } else {
+          const { rows } = await client.query<{ locked: boolean }>(
+            `SELECT pg_try_advisory_lock(${ADVISORY_KEY_SQL}) AS locked`,
+            [job],
+          );
+          if (!rows[0]?.locked) return { ran: false } as Exclusive<T>;
+        }
+        try {
+          return { ran: true, value: await fn() } as Exclusive<T>;
+        } finally {
+          // A connection that cannot unlock is closed, which releases the lock.
+          await client
+            .query(`SELECT pg_advisory_unlock(${ADVISORY_KEY_SQL})`, [job])
+            .catch((error: Error) => {
+              broken = error;
+            });
+        }
+      } finally {
+        client.release(broken);
+      }
+    },
+    close: release,
+  };
+}

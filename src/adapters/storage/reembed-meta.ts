@@ -1,0 +1,60 @@
+/**
+ * The embedders a store records in hindsight_meta: the one its vectors come from, and the
+ * target of a re-embedding that has started and not finished (see reembed).
+ */
+import type { EmbedderIdentity } from "../../core/ports.js";
+import type { SqlExecutor } from "./executor.js";
+
+export const BUILT_META = { id: "embedder_id", dimensions: "embedder_dimensions" } as const;
+export const REEMBED_META = {
+  id: "reembed_embedder_id",
+  dimensions: "reembed_embedder_dimensions",
+} as const;
+
+export interface RecordedEmbedders {
+  /** The embedder every stored vector comes from; absent before the first migration. */
+  built?: EmbedderIdentity;
+  /** The target of a re-embedding under way. */
+  reembedding?: EmbedderIdentity;
+}
+
+export async function recordedEmbedders(db: SqlExecutor): Promise<RecordedEmbedders> {
+  // This schema's table only: a tenant's search_path also reaches `public`, which may hold
+  // another store's, built with another embedder.
+  const [exists] = await db.query<{ present: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_tables
+       WHERE schemaname = current_schema() AND tablename = 'hindsight_meta') AS present`,
+  );
+  if (!exists?.present) return {};
+  const rows = await db.query<{ key: string; value: string }>(
+    "SELECT key, value FROM hindsight_meta WHERE key = ANY($1::text[])",
+    [[BUILT_META.id, BUILT_META.dimensions, REEMBED_META.id, REEMBED_META.dimensions]],
+  );
+  const meta = new Map(rows.map((row) => [row.key, row.value]));
+  const identity = (keys: { id: string; dimensions: string }) => {
+    const id = meta.get(keys.id);
+    return id === undefined ? undefined : { id, dimensions: Number(meta.get(keys.dimensions)) };
+  };
+  const built = identity(BUILT_META);
+  const reembedding = identity(REEMBED_META);
+  return { ...(built ? { built } : {}), ...(reembedding ? { reembedding } : {}) };
+}
+
+/** Records (replacing) an embedder under the given keys. */
+export async function recordEmbedder(
+  db: SqlExecutor,
+  keys: { id: string; dimensions: string },
+  embedder: EmbedderIdentity,
+): Promise<void> {
+  await db.query(
+    `INSERT INTO hindsight_meta (key, value) VALUES ($1, $2), ($3, $4)
+     ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value`,
+    [keys.id, embedder.id, keys.dimensions, String(embedder.dimensions)],
+  );
+}
+
+export async function forgetReembedTarget(db: SqlExecutor): Promise<void> {
+  await db.query("DELETE FROM hindsight_meta WHERE key = ANY($1::text[])", [
+    [REEMBED_META.id, REEMBED_META.dimensions],
+  ]);
+}

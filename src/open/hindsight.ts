@@ -1,0 +1,62 @@
+/**
+ * Opening hindsight from a configuration: the service in this process, or a client of the
+ * process that owns a shared embedded directory. The library (`createHindsight`) gives this
+ * object its typed face; the CLI, a surface like REST and MCP, uses it as it is and lets the
+ * service validate what the user typed.
+ */
+import { silentLogger } from "../adapters/logger.js";
+import { IN_MEMORY } from "../adapters/storage/pglite.js";
+import { ensurePrivateDirectory } from "../adapters/storage/private-dir.js";
+import type { HindsightConfig, HindsightConfigInput } from "../config/schema.js";
+import type { MemoryApi } from "../core/memory-api.js";
+import type { Clock, Embedder, LanguageModel, Logger } from "../core/ports.js";
+import { openSharedEmbeddedMemory } from "../multiprocess/shared-directory.js";
+import { tenantConfig } from "../tenants/tenant.js";
+import { parseConfig } from "./parse-config.js";
+import { openService } from "./service.js";
+
+export interface HindsightDeps {
+  logger?: Logger;
+  clock?: Clock;
+  /** A ready embedder, instead of the one the configuration names. */
+  embedder?: Embedder;
+  /** A ready language model, instead of the one the configuration names. */
+  llm?: LanguageModel;
+}
+
+/** An opened hindsight, as the surfaces see it: inputs are validated by the service. */
+export interface OpenedHindsight extends MemoryApi {
+  readonly config: Readonly<HindsightConfig>;
+  /**
+   * On a shared embedded directory: "owner" when this process holds the database, "client"
+   * when it forwards to the process that does. Absent for PostgreSQL and in-memory stores.
+   */
+  role?(): Promise<"owner" | "client">;
+}
+
+/**
+ * Opens hindsight. On an embedded data directory several processes may do so at once: the
+ * first owns the database and the others forward to it (see multiprocess/shared-directory).
+ */
+export async function openHindsight(
+  input: HindsightConfigInput,
+  deps: HindsightDeps = {},
+): Promise<OpenedHindsight> {
+  // A tenant other than the default one has a store of its own (see tenants/tenant.ts).
+  const parsed = parseConfig(input);
+  const config = tenantConfig(parsed, parsed.tenant);
+  const serviceDeps = { ...deps, logger: deps.logger ?? silentLogger };
+  let memory: MemoryApi;
+  if (config.databaseUrl || config.dataDir === IN_MEMORY) {
+    memory = await openService(config, serviceDeps);
+  } else {
+    await ensurePrivateDirectory(config.dataDir, { field: "HINDSIGHT_DATA_DIR" });
+    memory = await openSharedEmbeddedMemory({
+      dataDir: config.dataDir,
+      lockTimeoutMs: config.lockTimeoutMs,
+      logger: serviceDeps.logger,
+      openLocal: () => openService(config, serviceDeps),
+    });
+  }
+  return Object.assign(memory, { config });
+}
