@@ -3,7 +3,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../src/adapters/storage/migrations.js";
-import { createHashEmbedder, createHindsight, fixedClock, type Hindsight } from "../../src/index.js";
+import {
+  createHashEmbedder,
+  createHindsight,
+  fixedClock,
+  type Hindsight,
+} from "../../src/index.js";
 import { BACKENDS } from "../support/backends.js";
 
 const clock = fixedClock(new Date("2025-03-10T12:00:00Z"));
