@@ -750,6 +750,8 @@ describe("failures of the store, the embedder and the code", () => {
       storeEpisodicBatch: fail,
       storeSemantic: fail,
       recall: fail,
+      get: fail,
+      list: fail,
       forget: fail,
       audit: fail,
       summarize: fail,

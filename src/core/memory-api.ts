@@ -12,8 +12,9 @@ import type {
   MaintainResult,
 } from "./lifecycle/lifecycle.js";
 import type { MemoryHistory, RestoreOutcome } from "./lifecycle/ports.js";
+import type { MemoryList, MemoryWithProvenance } from "./memories/browse.js";
 import type { MigrationReport } from "./ports.js";
-import type { RecallResponse } from "./service.js";
+import type { RecallResponse } from "./recall/recall.js";
 import type { QuarantineList, SourcesList } from "./sharing/sharing.js";
 import type {
   Access,
@@ -33,6 +34,10 @@ export interface MemoryApi {
   /** `caller`: the agent whose key made the write, which bounds its trust (see sharing). */
   storeSemantic(input: unknown, caller?: Caller): Promise<StoredKnowledge>;
   recall(input: unknown): Promise<RecallResponse>;
+  /** One memory of either layer by id, with its provenance. */
+  get(input: unknown): Promise<MemoryWithProvenance>;
+  /** A page of stored memories by filter, newest first. */
+  list(input?: unknown): Promise<MemoryList>;
   forget(input: unknown): Promise<ForgetResult>;
   /** The audit log of destructive operations (forget, delete, merge, supersede, restore). */
   audit(input: unknown): Promise<{ entries: AuditEntry[] }>;

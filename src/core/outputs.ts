@@ -129,6 +129,36 @@ export const RecalledMemoryOutput = z.discriminatedUnion("layer", [
   SemanticMemoryOutput.extend({ layer: z.literal("semantic"), ...Scored }),
 ]);
 
+export const MemoryOutput = z.discriminatedUnion("layer", [
+  EpisodicMemoryOutput.extend({ layer: z.literal("episodic") }),
+  SemanticMemoryOutput.extend({ layer: z.literal("semantic") }),
+]);
+
+const Provenance = z
+  .object({
+    sources: z.array(z.uuid()).describe("Semantic: the episodes it was drawn from."),
+    consolidated_into: z.array(z.uuid()).describe("Episodic: knowledge drawn from it."),
+    supersedes: z.array(z.uuid()).describe("Semantic: the older facts it replaced."),
+    superseded_by: z.uuid().nullable().describe("The newer fact that replaced it."),
+  })
+  .describe("Where the memory came from and what came of it (its history has the events).");
+
+export const GetOutput = z.discriminatedUnion("layer", [
+  EpisodicMemoryOutput.extend({ layer: z.literal("episodic"), provenance: Provenance }),
+  SemanticMemoryOutput.extend({ layer: z.literal("semantic"), provenance: Provenance }),
+]);
+
+export const ListOutput = z.object({
+  memories: z
+    .array(MemoryOutput)
+    .describe("Newest first: by when it happened (episodic) or became valid (semantic)."),
+  total: z.number().int().describe("Memories matching the filters, on all pages together."),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe("Pass as cursor for the next page; null on the last page."),
+});
+
 export const TimeExpressionOutput = z.object({
   text: z.string().describe("The phrase as it appears in the query."),
   from: Instant,

@@ -25,6 +25,8 @@ export const LIMITS = {
   metadataBytes: 16_384,
   metadataDepth: 8,
   topK: 20,
+  listPage: 100,
+  cursorChars: 512,
 } as const;
 
 function isTimeZone(zone: string): boolean {
@@ -74,6 +76,18 @@ export const Tags = z
   .array(text(LIMITS.tagChars))
   .max(LIMITS.tags)
   .describe('Short labels for filtering, e.g. ["deploy", "k8s"].');
+
+/** Tags to filter by: memories holding any of them, or all of them (`tags_match`). */
+export const TagFilter = z
+  .array(text(LIMITS.tagChars))
+  .min(1)
+  .max(LIMITS.tags)
+  .describe('Only memories with these tags, e.g. ["deploy"]: any of them, or all (tags_match).');
+
+export const TagMatch = z
+  .enum(["any", "all"])
+  .default("any")
+  .describe("any: memories with at least one of the tags; all: memories with every one.");
 
 export const Instant = z
   .string()
@@ -209,6 +223,8 @@ export function recallInputSchema(maxTopK: number) {
     user_id: optionalText(LIMITS.scopeChars).describe("Only memories of this user."),
     agent_id: optionalText(LIMITS.scopeChars).describe("Only memories of this agent."),
     session_id: optionalText(LIMITS.scopeChars).describe("Only memories of this session."),
+    tags: TagFilter.optional(),
+    tags_match: TagMatch,
     query_time: Instant.optional().describe(
       "The moment the query is asked, for phrases like 'yesterday' or '上周三' (ISO 8601); defaults to now.",
     ),
@@ -348,6 +364,53 @@ export const FeedbackInput = z.strictObject({
   reason: optionalText(1000).describe("Why, in a few words; kept in the memory's history."),
 });
 export type FeedbackInput = z.input<typeof FeedbackInput>;
+
+/**
+ * What `list` shows: current memories (active, and for knowledge neither superseded nor
+ * waiting for or refused in review) by default; the other states on request.
+ */
+export const LIST_STATUSES = [
+  "active",
+  "archived",
+  "quarantined",
+  "rejected",
+  "superseded",
+  "all",
+] as const;
+export type ListStatus = (typeof LIST_STATUSES)[number];
+
+export const ListInput = z.strictObject({
+  memory_layer: z
+    .enum([...LAYERS, "all"])
+    .default("all")
+    .describe("episodic: past task records; semantic: rules and facts; all: both."),
+  task_type: optionalText(LIMITS.taskTypeChars).describe("Only memories of this task type."),
+  tags: TagFilter.optional(),
+  tags_match: TagMatch,
+  status: z
+    .enum(LIST_STATUSES)
+    .default("active")
+    .describe(
+      "active: current memories; archived: in cold storage; quarantined / rejected: shared knowledge waiting for review / refused; superseded: replaced by a newer fact; all: every one.",
+    ),
+  user_id: optionalText(LIMITS.scopeChars).describe("Only memories of this user."),
+  agent_id: optionalText(LIMITS.scopeChars).describe("Only memories of this agent."),
+  session_id: optionalText(LIMITS.scopeChars).describe("Only memories of this session."),
+  time_range: TimeRangeText.optional(),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(LIMITS.listPage)
+    .default(20)
+    .describe(`Memories per page, 1..${LIMITS.listPage}.`),
+  cursor: z
+    .string()
+    .max(LIMITS.cursorChars)
+    .optional()
+    .describe("The previous page's next_cursor, for the page after it."),
+});
+export type ListInput = z.input<typeof ListInput>;
 
 export const MemoryIdInput = z.strictObject({
   memory_id: z.uuid().describe("Id of a memory of either layer."),

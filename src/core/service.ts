@@ -18,6 +18,12 @@ import type { MemoryHistory, RestoreOutcome } from "./lifecycle/ports.js";
 import { DEFAULT_LIFECYCLE, type LifecycleSettings } from "./lifecycle/settings.js";
 import { LlmFallbacks } from "./llm/fallbacks.js";
 import { llmStats } from "./llm/stats.js";
+import {
+  getMemory,
+  listMemories,
+  type MemoryList,
+  type MemoryWithProvenance,
+} from "./memories/browse.js";
 import { findMemories } from "./memories/read.js";
 import { storeEpisodes } from "./memories/store-episodic.js";
 import { storeKnowledge } from "./memories/store-semantic.js";
@@ -191,6 +197,18 @@ export class MemoryService implements MemoryApi {
       input,
       caller,
     );
+  }
+
+  // ---- Looking at what is stored (see memories/browse).
+
+  /** One memory of either layer by id, with its provenance; reading it is no access. */
+  get(input: unknown): Promise<MemoryWithProvenance> {
+    return getMemory({ memories: this.storage.memories, lifecycle: this.storage.lifecycle }, input);
+  }
+
+  /** A page of stored memories by filter, newest first, with the total and the next cursor. */
+  list(input: unknown = {}): Promise<MemoryList> {
+    return listMemories(this.storage.memories, input);
   }
 
   // ---- Recall and summaries (see recall/, summarize/).

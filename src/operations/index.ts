@@ -5,6 +5,7 @@
  */
 import type { z } from "zod";
 import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
+import { browseOperations } from "./browse.js";
 import { lifecycleOperations } from "./lifecycle.js";
 import { memoryOperations } from "./memories.js";
 import { serviceOperations } from "./service.js";
@@ -14,6 +15,7 @@ import { workingOperations } from "./working.js";
 
 export const OPERATIONS = {
   ...memoryOperations,
+  ...browseOperations,
   ...lifecycleOperations,
   ...sharingOperations,
   ...workingOperations,

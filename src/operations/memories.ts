@@ -265,6 +265,16 @@ export const memoryOperations = defineOperations({
           user_id: { flag: "--user <id>", help: "only memories of this user" },
           agent_id: { flag: "--agent <id>", help: "only memories of this agent" },
           session_id: { flag: "--session <id>", help: "only memories of this session" },
+          tags: {
+            flag: "--tag <tag>",
+            help: "only memories with this tag (repeatable: any of them; all with --all-tags)",
+            repeatable: true,
+          },
+          tags_match: {
+            flag: "--all-tags",
+            help: "with --tag: only memories with every tag given",
+            value: "all",
+          },
           min_score: {
             flag: "--min-score <0..1>",
             help: "score floor; default the configured one",

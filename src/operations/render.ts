@@ -3,6 +3,8 @@
  * and may contain anything, so it is fenced into `[MEMORY …]` … `[/MEMORY]` blocks that the
  * model is told to read as data, and stored text can neither close a block nor open a fake one.
  */
+
+import type { StoredMemory } from "../core/memories/ports.js";
 import type { SummaryResult } from "../core/summarize/summarize-memories.js";
 import type { RecalledMemory, SemanticMemory } from "../core/types.js";
 import { breakMarkers } from "../text/visible.js";
@@ -55,7 +57,12 @@ function provenance(memory: SemanticMemory): Record<string, string | undefined> 
 }
 
 function recalledBlock(memory: RecalledMemory): string {
-  const common = { id: memory.id, layer: memory.layer, score: memory.score.toFixed(3) };
+  return memoryBlock(memory, { score: memory.score.toFixed(3) });
+}
+
+/** A memory as a block, its header led by id and layer and any `extra` attributes. */
+function memoryBlock(memory: StoredMemory, extra: Record<string, string> = {}): string {
+  const common = { id: memory.id, layer: memory.layer, ...extra };
   const tags = memory.tags.length > 0 ? memory.tags.join(",") : undefined;
   if (memory.layer === "episodic") {
     return block(
@@ -85,6 +92,15 @@ function recalledBlock(memory: RecalledMemory): string {
 export function renderRecall(results: readonly RecalledMemory[]): string {
   if (results.length === 0) return "No memories above the score floor for this query.";
   return [DATA_NOTICE, ...results.map(recalledBlock)].join("\n\n");
+}
+
+/** Stored memories (a listing, one memory by id) as blocks, each with its status. */
+export function renderMemories(memories: readonly StoredMemory[], empty: string): string {
+  if (memories.length === 0) return empty;
+  return [
+    DATA_NOTICE,
+    ...memories.map((memory) => memoryBlock(memory, { status: memory.status })),
+  ].join("\n\n");
 }
 
 export function renderSummary(summary: SummaryResult): string {

@@ -84,6 +84,8 @@ export interface CliFlag {
   value?: unknown;
   /** `-` reads the value from standard input. */
   stdin?: boolean;
+  /** May be given several times (`--tag a --tag b`); each value may be a comma list too. */
+  repeatable?: boolean;
 }
 
 export interface CliCommand<R> {

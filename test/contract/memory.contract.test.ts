@@ -1,6 +1,7 @@
 /**
  * The memory contract: the same cases on every storage backend.
  */
+import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MIGRATIONS } from "../../src/adapters/storage/migrations.js";
 import {
@@ -232,6 +233,103 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
         min_score: 0,
       });
       expect(byUser.results.map((r) => r.id)).toEqual([deployFailure]);
+    });
+
+    it("filters by tags: any of them, or all of them", async () => {
+      const tagged = await memory.storeSemantic({
+        key_text: "billing deploys",
+        value_text: "Billing deploys need the payments team's sign-off",
+        tags: ["billing", "process"],
+      });
+      const recallTags = async (tags: string[], tags_match?: "any" | "all") =>
+        (
+          await memory.recall({
+            query_text: "billing deploy payments review",
+            memory_layer: "all",
+            tags,
+            ...(tags_match ? { tags_match } : {}),
+            min_score: 0,
+          })
+        ).results
+          .map((r) => r.id)
+          .sort();
+      expect(await recallTags(["k8s", "process"])).toEqual([deployFailure, tagged.id].sort());
+      expect(await recallTags(["billing", "k8s"], "all")).toEqual([deployFailure]);
+      expect(await recallTags(["billing", "process"], "all")).toEqual([tagged.id]);
+      expect(await recallTags(["no-such-tag"])).toEqual([]);
+      await expectError(memory.recall({ query_text: "x", tags: [] }), "INVALID_INPUT", "tags");
+      await memory.forget({ memory_id: tagged.id, mode: "hard" });
+    });
+
+    it("lists memories newest first, page by page, by filter, without counting an access", async () => {
+      const scope = { user_id: "lister" };
+      const ids: string[] = [];
+      for (const [day, tags] of [
+        ["01", ["ops"]],
+        ["02", ["ops", "db"]],
+        ["03", ["db"]],
+        ["04", []],
+      ] as const) {
+        const stored = await memory.storeEpisodic({
+          ...scope,
+          task_type: "inventory",
+          summary: `Counted the stock on day ${day}`,
+          outcome: "success",
+          tags: [...tags],
+          occurred_at: `2024-06-${day}T10:00:00Z`,
+        });
+        ids.push(stored.id);
+      }
+      const fact = await memory.storeSemantic({
+        ...scope,
+        key_text: "stock counts",
+        value_text: "Stock is counted every morning",
+        valid_from: "2024-06-05T00:00:00Z",
+        source_episode_ids: [ids[0]!, ids[1]!],
+      });
+      const newestFirst = [fact.id, ...[...ids].reverse()];
+
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await memory.list({ ...scope, limit: 2, ...(cursor ? { cursor } : {}) });
+        expect(page.total).toBe(5);
+        expect(page.memories.length).toBeLessThanOrEqual(2);
+        seen.push(...page.memories.map((m) => m.id));
+        cursor = page.next_cursor ?? undefined;
+      } while (cursor);
+      expect(seen).toEqual(newestFirst);
+
+      const ids_ = async (input: Record<string, unknown>) =>
+        (await memory.list({ ...scope, ...input })).memories.map((m) => m.id);
+      expect(await ids_({ memory_layer: "episodic" })).toEqual([...ids].reverse());
+      expect(await ids_({ tags: ["ops"] })).toEqual([ids[1], ids[0]]);
+      expect(await ids_({ tags: ["ops", "db"], tags_match: "all" })).toEqual([ids[1]]);
+      expect(await ids_({ time_range: "2024-06-02~2024-06-03T23:59:59Z" })).toEqual([
+        ids[2],
+        ids[1],
+      ]);
+      await memory.forget({ memory_id: ids[3]! });
+      expect(await ids_({ status: "archived" })).toEqual([ids[3]]);
+      expect(await ids_({})).not.toContain(ids[3]);
+      expect(await ids_({ status: "all" })).toHaveLength(5);
+
+      const [listed] = (await memory.list({ ...scope, memory_layer: "semantic" })).memories;
+      expect(listed).toMatchObject({ layer: "semantic", id: fact.id, access_count: 0 });
+      const got = await memory.get({ memory_id: fact.id });
+      expect(got).toMatchObject({
+        layer: "semantic",
+        key_text: "stock counts",
+        access_count: 0,
+        provenance: { sources: expect.arrayContaining([ids[0], ids[1]]), superseded_by: null },
+      });
+      const episode = await memory.get({ memory_id: ids[0]! });
+      expect(episode.provenance.consolidated_into).toEqual([fact.id]);
+
+      await expectError(memory.get({ memory_id: randomUUID() }), "NOT_FOUND", "memory_id");
+      await expectError(memory.list({ cursor: "bm90IGEgY3Vyc29y" }), "INVALID_INPUT", "cursor");
+      await expectError(memory.list({ limit: 101 }), "INVALID_INPUT", "limit");
+      for (const id of [...ids, fact.id]) await memory.forget({ memory_id: id, mode: "hard" });
     });
 
     it("keeps semantic memory apart unless asked, and links provenance", async () => {

@@ -18,6 +18,8 @@ export const TOOL_NAMES = [
   "memory_forget",
   "memory_summarize",
   "memory_stats",
+  "memory_get",
+  "memory_list",
   "memory_feedback",
   "memory_history",
   "working_memory_append",

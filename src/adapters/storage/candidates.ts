@@ -56,6 +56,11 @@ function whereClause(
   if (filter.session_id !== undefined) {
     conditions.push(`m.session_id = ${bind(filter.session_id)}`);
   }
+  if (filter.tags !== undefined) {
+    // && overlaps (any), @> contains (all); both use the tags' GIN index (migration 8).
+    const operator = filter.tags.match === "all" ? "@>" : "&&";
+    conditions.push(`m.tags ${operator} ${bind(filter.tags.values)}::text[]`);
+  }
   const timeColumn = layer === "episodic" ? "m.occurred_at" : "m.valid_from";
   if (filter.from !== undefined) conditions.push(`${timeColumn} >= ${bind(filter.from)}`);
   if (filter.to !== undefined) conditions.push(`${timeColumn} <= ${bind(filter.to)}`);

@@ -1,5 +1,11 @@
 /** The memory records port over SQL: episodes written in bulk, rows of either layer by id. */
-import type { MemoryRecords, NewEpisodic, StoredMemory } from "../../core/memories/ports.js";
+import type {
+  ListQuery,
+  MemoryPage,
+  MemoryRecords,
+  NewEpisodic,
+  StoredMemory,
+} from "../../core/memories/ports.js";
 import type { EpisodicMemory, MemoryLayer, SemanticMemory } from "../../core/types.js";
 import type { SqlDriver } from "./executor.js";
 import { guard } from "./guard.js";
@@ -9,6 +15,7 @@ import {
   insertRows,
   refreshPlannerStatistics,
 } from "./insert-rows.js";
+import { listMemories } from "./list-sql.js";
 import { COLUMNS, joinsOf, TABLE, toStored } from "./rows.js";
 import { updateCorpus } from "./search-index.js";
 
@@ -44,5 +51,9 @@ export class SqlMemoryRecords implements MemoryRecords {
       );
       return rows.map((row) => toStored(layer, row));
     });
+  }
+
+  list(query: ListQuery): Promise<MemoryPage> {
+    return guard("listing memories", () => listMemories(this.driver, query));
   }
 }

@@ -328,6 +328,20 @@ const reindexKeywords: Migration = {
   },
 };
 
+/**
+ * Filtering by tag (recall's and list's `tags`): a GIN index per layer serves && and @>.
+ * Listing knowledge newest first walks valid_from (episodes have occurred_at indexed).
+ */
+const tagIndex: Migration = {
+  version: 8,
+  name: "tag filter and listing indexes",
+  sql: () => `
+    CREATE INDEX episodic_tags_idx ON episodic_memories USING gin (tags);
+    CREATE INDEX semantic_tags_idx ON semantic_memories USING gin (tags);
+    CREATE INDEX semantic_valid_from_idx ON semantic_memories (valid_from);
+  `,
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   initial,
   lifecycle,
@@ -336,4 +350,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionScope,
   sharedMemory,
   reindexKeywords,
+  tagIndex,
 ];

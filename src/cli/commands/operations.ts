@@ -45,6 +45,10 @@ function flagNames(binding: Binding): FlagNames {
 
 /** A value typed on the command line in the shape of the field's schema. */
 function typed(field: string, schema: z.ZodType | undefined, value: unknown): unknown {
+  // A repeatable flag's values, each of which may be a comma list itself.
+  if (Array.isArray(value) && schema && fieldKind(schema) === "array") {
+    return value.flatMap((item) => (typeof item === "string" ? csv(item) : [item]));
+  }
   if (typeof value !== "string" || !schema) return value;
   switch (fieldKind(schema)) {
     case "number":
@@ -103,6 +107,12 @@ function register(parent: Command, name: MemoryOperation, spec: Spec, binding: B
     for (const flag of flagsOf(option)) {
       const commanderOption = new Option(flag.flag, flag.help);
       if (flag.default !== undefined) commanderOption.default(flag.default);
+      if (flag.repeatable) {
+        commanderOption.argParser((value: string, previous: string[] | undefined) => [
+          ...(previous ?? []),
+          value,
+        ]);
+      }
       command.addOption(commanderOption);
       parsed.set(flag, commanderOption);
     }

@@ -2,6 +2,7 @@
  * What storing and reading memories by id need from storage: the rows of both layers. A
  * semantic memory is written through the knowledge port (lifecycle/ports), which deduplicates.
  */
+import type { ListStatus } from "../schemas.js";
 import type { EpisodicMemory, MemoryLayer, SemanticMemory } from "../types.js";
 
 export type NewEpisodic = Omit<EpisodicMemory, "access_count" | "last_accessed_at"> & {
@@ -22,9 +23,44 @@ export type StoredMemory =
   | ({ layer: "episodic" } & EpisodicMemory)
   | ({ layer: "semantic" } & SemanticMemory);
 
+/** Where a page of a listing ends: the next page starts after it. */
+export interface ListPosition {
+  /** When it happened (episodic) or became valid (semantic): listings are newest first. */
+  at: Date;
+  layer: MemoryLayer;
+  id: string;
+}
+
+export interface ListQuery {
+  layers: readonly MemoryLayer[];
+  filter: {
+    status: ListStatus;
+    task_type?: string;
+    user_id?: string;
+    agent_id?: string;
+    session_id?: string;
+    tags?: { values: readonly string[]; match: "any" | "all" };
+    /** On the listing's time: occurred_at (episodic), valid_from (semantic). */
+    from?: Date;
+    to?: Date;
+  };
+  limit: number;
+  after?: ListPosition;
+}
+
+export interface MemoryPage {
+  memories: StoredMemory[];
+  /** Memories matching the filter on all pages. */
+  total: number;
+  /** Absent on the last page. */
+  next?: ListPosition;
+}
+
 export interface MemoryRecords {
   /** Inserts in one transaction; an id stored before (a retried request) is skipped. */
   insertEpisodic(rows: readonly NewEpisodic[]): Promise<void>;
   /** Full rows of the given memories; ids that do not exist are left out. */
   getMany(layer: MemoryLayer, ids: readonly string[]): Promise<StoredMemory[]>;
+  /** A page of the memories matching the filter, newest first, in a stable order. */
+  list(query: ListQuery): Promise<MemoryPage>;
 }

@@ -13,6 +13,8 @@ export interface CandidateFilter {
   user_id?: string;
   agent_id?: string;
   session_id?: string;
+  /** Memories holding any (or all) of these tags. */
+  tags?: { values: readonly string[]; match: "any" | "all" };
   include_archived: boolean;
 }
 

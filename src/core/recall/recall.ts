@@ -126,6 +126,9 @@ export class Recall {
       ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
       ...(request.agent_id === undefined ? {} : { agent_id: request.agent_id }),
       ...(request.session_id === undefined ? {} : { session_id: request.session_id }),
+      ...(request.tags === undefined
+        ? {}
+        : { tags: { values: request.tags, match: request.tags_match } }),
       ...range,
       include_archived: request.include_archived,
     };

@@ -53,19 +53,28 @@ function otherwise(spec: Spec, binding: HttpBinding, field: string): string {
 }
 
 /**
- * The declared query parameters, as the schema's field types (numbers as numbers). A field of
- * the input that this route does not take from the query is refused — a GET never writes, so
- * `GET /v1/working/{session}?budget=` must not set a budget behind the reader's back — while
- * names the input does not know are passed on for the strict schema to refuse by name.
+ * The declared query parameters, as the schema's field types (numbers as numbers, lists as
+ * lists). A field of the input that this route does not take from the query is refused — a
+ * GET never writes, so `GET /v1/working/{session}?budget=` must not set a budget behind the
+ * reader's back — while names the input does not know are passed on for the strict schema to
+ * refuse by name.
  */
 function queryInput(c: Context, spec: Spec, binding: HttpBinding): Record<string, unknown> {
   const shape = spec.input?.shape ?? {};
   const declared = new Set(binding.query ?? []);
   const input: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(c.req.query())) {
+  for (const [name, values] of Object.entries(c.req.queries())) {
     const schema = shape[name] as z.ZodType | undefined;
+    const value = values[0] ?? "";
     if (declared.has(name)) {
-      input[name] = schema && fieldKind(schema) === "number" ? numberFromText(value) : value;
+      const kind = schema && fieldKind(schema);
+      // A list is the parameter repeated (?tags=a&tags=b), or comma-separated, or both.
+      input[name] =
+        kind === "array"
+          ? values.flatMap((item) => item.split(",").map((part) => part.trim()))
+          : kind === "number"
+            ? numberFromText(value)
+            : value;
     } else if (schema) {
       throw invalidInput(
         name,

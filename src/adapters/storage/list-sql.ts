@@ -1,0 +1,128 @@
+/**
+ * Listing memories: one page, newest first, of the memories passing a filter, with how many
+ * pass it. The order — listing time, layer, id, all descending — is total, so a page ends at
+ * one position and the next starts right after it (keyset pagination: no offset scans, and
+ * memories written meanwhile neither repeat nor shift a page). Every time is written from a
+ * JavaScript Date, so a position's millisecond time is exact.
+ */
+import type { ListQuery, MemoryPage, StoredMemory } from "../../core/memories/ports.js";
+import type { ListStatus } from "../../core/schemas.js";
+import type { MemoryLayer } from "../../core/types.js";
+import type { SqlExecutor } from "./executor.js";
+import { COLUMNS, joinsOf, TABLE, toStored } from "./rows.js";
+
+/** The time a listing orders by and `from`/`to` filter on; the same column time_range uses. */
+const LIST_TIME: Record<MemoryLayer, string> = {
+  episodic: "m.occurred_at",
+  semantic: "m.valid_from",
+};
+
+/** Knowledge in effect: neither replaced by a newer fact nor waiting for or refused review. */
+const CURRENT_KNOWLEDGE =
+  "m.valid_to IS NULL AND COALESCE(m.review_status, 'confirmed') = 'confirmed'";
+
+/** The status condition of a layer; null when no memory of the layer can have it. */
+function statusCondition(layer: MemoryLayer, status: ListStatus): string | null {
+  const semantic = layer === "semantic";
+  switch (status) {
+    case "all":
+      return "TRUE";
+    case "active":
+      return semantic ? `m.status = 'active' AND ${CURRENT_KNOWLEDGE}` : "m.status = 'active'";
+    case "archived":
+      return "m.status = 'archived'";
+    case "quarantined":
+    case "rejected":
+      return semantic ? `m.review_status = '${status}'` : null;
+    case "superseded":
+      return semantic ? "m.valid_to IS NOT NULL" : null;
+  }
+}
+
+function whereOf(
+  layer: MemoryLayer,
+  { filter }: ListQuery,
+  bind: (value: unknown) => string,
+): string | null {
+  const status = statusCondition(layer, filter.status);
+  if (status === null) return null;
+  const conditions = [status];
+  const equal = (column: string, value: string | undefined) => {
+    if (value !== undefined) conditions.push(`m.${column} = ${bind(value)}`);
+  };
+  equal("task_type", filter.task_type);
+  equal("user_id", filter.user_id);
+  equal("agent_id", filter.agent_id);
+  equal("session_id", filter.session_id);
+  if (filter.tags !== undefined) {
+    const operator = filter.tags.match === "all" ? "@>" : "&&";
+    conditions.push(`m.tags ${operator} ${bind(filter.tags.values)}::text[]`);
+  }
+  if (filter.from !== undefined) conditions.push(`${LIST_TIME[layer]} >= ${bind(filter.from)}`);
+  if (filter.to !== undefined) conditions.push(`${LIST_TIME[layer]} <= ${bind(filter.to)}`);
+  return conditions.join(" AND ");
+}
+
+export async function listMemories(db: SqlExecutor, query: ListQuery): Promise<MemoryPage> {
+  const params: unknown[] = [];
+  const bind = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const branches: { layer: MemoryLayer; where: string }[] = [];
+  for (const layer of query.layers) {
+    const where = whereOf(layer, query, bind);
+    if (where !== null) branches.push({ layer, where });
+  }
+  if (branches.length === 0) return { memories: [], total: 0 };
+  const after = query.after;
+  const position = after
+    ? `(${bind(after.at)}::timestamptz, ${bind(after.layer)}::text, ${bind(after.id)}::uuid)`
+    : undefined;
+  // One more than the page: whether it is there says if a next page exists.
+  const limit = bind(query.limit + 1);
+  const pages = branches.map(
+    ({ layer, where }) => `(SELECT '${layer}'::text AS layer, m.id, ${LIST_TIME[layer]} AS at
+       FROM ${TABLE[layer]} m
+       WHERE ${where}${position ? ` AND (${LIST_TIME[layer]}, '${layer}'::text, m.id) < ${position}` : ""}
+       ORDER BY ${LIST_TIME[layer]} DESC, m.id DESC LIMIT ${limit})`,
+  );
+  const counts = branches.map(
+    ({ layer, where }) => `(SELECT count(*) FROM ${TABLE[layer]} m WHERE ${where})`,
+  );
+  const rows = await db.query<{ layer: MemoryLayer; id: string; at: Date; total: number }>(
+    `SELECT page.layer, page.id::text AS id, page.at, (${counts.join(" + ")})::int AS total
+     FROM (${pages.join(" UNION ALL ")}) page
+     ORDER BY page.at DESC, page.layer DESC, page.id DESC LIMIT ${limit}`,
+    params,
+  );
+  const total =
+    rows[0]?.total ??
+    (await db.query<{ total: number }>(`SELECT (${counts.join(" + ")})::int AS total`, params))[0]!
+      .total;
+  const page = rows.slice(0, query.limit);
+  const memories = await fullRows(db, page);
+  const last = page.at(-1);
+  return rows.length > query.limit && last
+    ? { memories, total, next: { at: last.at, layer: last.layer, id: last.id } }
+    : { memories, total };
+}
+
+/** The page's full rows, in the page's order. */
+async function fullRows(
+  db: SqlExecutor,
+  page: readonly { layer: MemoryLayer; id: string }[],
+): Promise<StoredMemory[]> {
+  const found = new Map<string, StoredMemory>();
+  for (const layer of ["episodic", "semantic"] as const) {
+    const ids = page.filter((entry) => entry.layer === layer).map((entry) => entry.id);
+    if (ids.length === 0) continue;
+    const rows = await db.query<Parameters<typeof toStored>[1]>(
+      `SELECT ${COLUMNS[layer]} FROM ${TABLE[layer]} m ${joinsOf(layer)}
+       WHERE m.id = ANY($1::uuid[])`,
+      [ids],
+    );
+    for (const row of rows) found.set(`${layer}:${row.id}`, toStored(layer, row));
+  }
+  return page.flatMap((entry) => found.get(`${entry.layer}:${entry.id}`) ?? []);
+}

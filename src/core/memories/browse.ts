@@ -1,0 +1,93 @@
+/**
+ * Looking at what is stored: one memory by id with its provenance, and listings by filter,
+ * newest first, page by page. Neither counts as an access: inspecting a store must not change
+ * how it ranks or decays.
+ */
+import { invalidInput, notFound } from "../errors.js";
+import type { LifecycleStore } from "../lifecycle/ports.js";
+import { parseTimeRange } from "../recall/time/range.js";
+import { ListInput, MemoryIdInput } from "../schemas.js";
+import { LAYERS, type MemoryLayer } from "../types.js";
+import { validate } from "../validate.js";
+import type { ListPosition, MemoryRecords, StoredMemory } from "./ports.js";
+import { findMemories } from "./read.js";
+
+export interface Provenance {
+  sources: string[];
+  consolidated_into: string[];
+  supersedes: string[];
+  superseded_by: string | null;
+}
+
+export type MemoryWithProvenance = StoredMemory & { provenance: Provenance };
+
+export interface MemoryList {
+  memories: StoredMemory[];
+  total: number;
+  next_cursor: string | null;
+}
+
+export async function getMemory(
+  deps: { memories: MemoryRecords; lifecycle: Pick<LifecycleStore, "history"> },
+  input: unknown,
+): Promise<MemoryWithProvenance> {
+  const { memory_id: id } = validate(MemoryIdInput, input);
+  const memory = (await findMemories(deps.memories, [id])).get(id);
+  const history = memory && (await deps.lifecycle.history(id));
+  // Deleted between the two reads: as unknown as if it had never been.
+  if (!memory || !history) throw notFound("memory_id", id);
+  const { sources, consolidated_into, supersedes, superseded_by } = history;
+  return { ...memory, provenance: { sources, consolidated_into, supersedes, superseded_by } };
+}
+
+export async function listMemories(records: MemoryRecords, input: unknown): Promise<MemoryList> {
+  const request = validate(ListInput, input);
+  const range = request.time_range ? parseTimeRange(request.time_range) : {};
+  if (typeof range === "string") throw invalidInput("time_range", range);
+  const layers: MemoryLayer[] =
+    request.memory_layer === "all" ? ["episodic", "semantic"] : [request.memory_layer];
+  const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
+  const page = await records.list({
+    layers,
+    filter: {
+      status: request.status,
+      ...(request.task_type === undefined ? {} : { task_type: request.task_type }),
+      ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
+      ...(request.agent_id === undefined ? {} : { agent_id: request.agent_id }),
+      ...(request.session_id === undefined ? {} : { session_id: request.session_id }),
+      ...(request.tags === undefined
+        ? {}
+        : { tags: { values: request.tags, match: request.tags_match } }),
+      ...range,
+    },
+    limit: request.limit,
+    ...(after ? { after } : {}),
+  });
+  return {
+    memories: page.memories,
+    total: page.total,
+    next_cursor: page.next ? encodeCursor(page.next) : null,
+  };
+}
+
+/** A position as an opaque token: clients pass it back, never build it. */
+function encodeCursor(position: ListPosition): string {
+  const token = [position.at.toISOString(), position.layer, position.id].join("|");
+  return Buffer.from(token, "utf8").toString("base64url");
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function decodeCursor(cursor: string): ListPosition {
+  const [at, layer, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  const time = new Date(at ?? "");
+  if (
+    rest.length > 0 ||
+    Number.isNaN(time.getTime()) ||
+    !LAYERS.includes(layer as MemoryLayer) ||
+    !UUID.test(id ?? "")
+  ) {
+    throw invalidInput("cursor", "is not a next_cursor from an earlier page of this listing");
+  }
+  return { at: time, layer: layer as MemoryLayer, id: id! };
+}

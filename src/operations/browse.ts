@@ -1,0 +1,175 @@
+/** Looking at what is stored: one memory by id, and listings by filter. */
+import type { MemoryWithProvenance } from "../core/memories/browse.js";
+import type { StoredMemory } from "../core/memories/ports.js";
+import { GetOutput, ListOutput } from "../core/outputs.js";
+import { ListInput, MemoryIdInput } from "../core/schemas.js";
+import { renderMemories } from "./render.js";
+import { defineOperations } from "./spec.js";
+
+/** One line per memory for a person: when, layer, status, id and what it says. */
+function memoryLine(memory: StoredMemory): string {
+  const at = memory.layer === "episodic" ? memory.occurred_at : memory.valid_from;
+  const text =
+    memory.layer === "episodic"
+      ? `[${memory.task_type}/${memory.outcome}] ${memory.summary}`
+      : `${memory.key_text}: ${memory.value_text}`;
+  const tags = memory.tags.length > 0 ? `  #${memory.tags.join(" #")}` : "";
+  return `${at.toISOString()}  ${memory.layer.padEnd(8)} ${memory.status.padEnd(8)} ${memory.id}  ${text}${tags}`;
+}
+
+function provenanceLines({ provenance }: MemoryWithProvenance): string[] {
+  const lines: string[] = [];
+  if (provenance.sources.length > 0) lines.push(`drawn from ${provenance.sources.join(", ")}`);
+  if (provenance.consolidated_into.length > 0)
+    lines.push(`consolidated into ${provenance.consolidated_into.join(", ")}`);
+  if (provenance.supersedes.length > 0)
+    lines.push(`supersedes ${provenance.supersedes.join(", ")}`);
+  if (provenance.superseded_by) lines.push(`superseded by ${provenance.superseded_by}`);
+  return lines;
+}
+
+export const browseOperations = defineOperations({
+  get: {
+    summary: "One memory of either layer, with its provenance",
+    description:
+      "The full memory as stored, and where it came from: the episodes knowledge was drawn " +
+      "from, the knowledge drawn from an episode, and the facts it replaced or was replaced " +
+      "by. Reading it is not an access: it changes neither ranking nor decay.",
+    input: MemoryIdInput,
+    output: GetOutput,
+    effect: "read",
+    agent: { kind: "visible" },
+    http: [
+      {
+        method: "get",
+        path: "/v1/memories/{id}",
+        tag: "memories",
+        params: { id: "memory_id" },
+        status: 200,
+        returns: "The memory.",
+        errors: [400, 404, 503],
+      },
+    ],
+    mcp: {
+      name: "memory_get",
+      title: "Get a memory",
+      description:
+        "Read one memory by id, in full, with where it came from (the episodes a rule was drawn " +
+        "from, the newer fact that replaced it). Call it when a recalled or listed memory's id " +
+        "needs a closer look. 按 id 读取一条完整记忆及其来源。",
+      idempotent: true,
+      text: (memory) => [renderMemories([memory], ""), ...provenanceLines(memory)].join("\n"),
+    },
+    cli: [
+      {
+        command: "get",
+        description: "show one memory of either layer, with its provenance",
+        args: [{ field: "memory_id", syntax: "<id>", help: "memory id" }],
+        human: (memory) =>
+          [
+            memoryLine(memory),
+            ...(memory.layer === "episodic"
+              ? []
+              : [
+                  `confidence ${memory.confidence}${memory.task_type ? `, task type ${memory.task_type}` : ""}`,
+                ]),
+            ...(Object.keys(memory.metadata).length > 0
+              ? [`metadata ${JSON.stringify(memory.metadata)}`]
+              : []),
+            ...provenanceLines(memory),
+          ].join("\n"),
+      },
+    ],
+  },
+
+  list: {
+    summary: "List stored memories by filter, newest first, a page at a time",
+    description:
+      "Current memories by default (status); filters by layer, task type, tags, user, agent, " +
+      "session and time. The order is stable: follow next_cursor for the next page; total " +
+      "counts the matches on all pages. Listing is not an access.",
+    input: ListInput,
+    output: ListOutput,
+    effect: "read",
+    agent: { kind: "as-agent" },
+    http: [
+      {
+        method: "get",
+        path: "/v1/memories",
+        tag: "memories",
+        query: [
+          "memory_layer",
+          "task_type",
+          "tags",
+          "tags_match",
+          "status",
+          "user_id",
+          "agent_id",
+          "session_id",
+          "time_range",
+          "limit",
+          "cursor",
+        ],
+        status: 200,
+        returns: "A page of memories.",
+        errors: [400, 503],
+      },
+    ],
+    mcp: {
+      name: "memory_list",
+      title: "List memories",
+      description:
+        "Browse your stored memories, newest first, by layer, task type, tags, status and time " +
+        "— to see what you know rather than to search for it (use memory_recall to search). " +
+        "Pass next_cursor back as cursor for the next page. 按条件浏览已存储的记忆。",
+      idempotent: true,
+      text: (list) =>
+        [
+          renderMemories(list.memories, "No memories match."),
+          `${list.memories.length} of ${list.total}${list.next_cursor ? `; next page: cursor ${list.next_cursor}` : ""}`,
+        ].join("\n\n"),
+    },
+    cli: [
+      {
+        command: "list",
+        alias: "ls",
+        description: "list stored memories by filter, newest first",
+        options: {
+          memory_layer: {
+            flag: "--layer <layer>",
+            help: "episodic | semantic | all (default all)",
+          },
+          task_type: { flag: "--task-type <type>", help: "only memories of this task type" },
+          tags: {
+            flag: "--tag <tag>",
+            help: "only memories with this tag (repeatable: any of them; all with --all-tags)",
+            repeatable: true,
+          },
+          tags_match: {
+            flag: "--all-tags",
+            help: "with --tag: only memories with every tag given",
+            value: "all",
+          },
+          status: {
+            flag: "--status <status>",
+            help: "active (default) | archived | quarantined | rejected | superseded | all",
+          },
+          user_id: { flag: "--user <id>", help: "only memories of this user" },
+          agent_id: { flag: "--agent <id>", help: "only memories of this agent" },
+          session_id: { flag: "--session <id>", help: "only memories of this session" },
+          time_range: {
+            flag: "--time-range <from~to>",
+            help: "when it happened (episodic) or became valid (semantic), e.g. 2024-01-01~2024-01-31",
+          },
+          limit: { flag: "--limit <n>", help: "memories per page, 1..100 (default 20)" },
+          cursor: { flag: "--cursor <token>", help: "the next page, as the last one printed it" },
+        },
+        human: (list) =>
+          [
+            ...(list.memories.length === 0 ? ["no memories match"] : list.memories.map(memoryLine)),
+            `${list.memories.length} of ${list.total}${list.next_cursor ? `; next page: --cursor ${list.next_cursor}` : ""}`,
+          ].join("\n"),
+      },
+    ],
+  },
+});
