@@ -81,6 +81,11 @@ describe.each(BACKENDS)("hindsight CLI on $name", (backend) => {
           "all",
           "--time-range",
           "2024-05-01~2024-05-31",
+          "--tag",
+          "db",
+          "--tag",
+          "prod",
+          "--all-tags",
           "--json",
         ],
         env,
@@ -96,6 +101,13 @@ describe.each(BACKENDS)("hindsight CLI on $name", (backend) => {
       await runCli(["recall", "数据库迁移", "--layer", "semantic", "--json"], env),
     );
     expect(semantic.results.map((r) => r.id)).toEqual([fact.id]);
+
+    const listed = json<{ memories: Array<{ id: string }>; total: number }>(
+      await runCli(["list", "--tag", "nope", "--tag", "prod", "--json"], env),
+    );
+    expect(listed).toMatchObject({ total: 1, memories: [{ id }] });
+    const got = json(await runCli(["get", fact.id, "--json"], env));
+    expect(got).toMatchObject({ id: fact.id, layer: "semantic", provenance: { sources: [id] } });
 
     const forgotten = json(await runCli(["forget", id, "--json"], env));
     expect(forgotten).toMatchObject({ id, mode: "soft", status: "archived" });

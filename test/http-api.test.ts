@@ -354,6 +354,53 @@ describe("REST routes", () => {
     ]);
   });
 
+  it("gets a memory by id and lists memories by tag, page by page", async () => {
+    const tagged = [] as string[];
+    for (const tags of [["browse", "a"], ["browse", "b"], ["browse"]]) {
+      const stored = await call(base, "POST", "/v1/memories", {
+        body: {
+          task_type: "browse",
+          summary: `Browsed ${tags.join(" ")}`,
+          outcome: "success",
+          tags,
+        },
+      });
+      tagged.push(stored.body.id);
+    }
+    const got = await call(base, "GET", `/v1/memories/${tagged[0]}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ id: tagged[0], layer: "episodic", tags: ["browse", "a"] });
+    expect(got.body.provenance).toEqual({
+      sources: [],
+      consolidated_into: [],
+      supersedes: [],
+      superseded_by: null,
+    });
+    expectError(await call(base, "GET", `/v1/memories/${UNKNOWN}`), 404, "NOT_FOUND", "memory_id");
+
+    // A list in the query: the parameter repeated, or comma-separated.
+    for (const query of ["tags=a&tags=b", "tags=a,b"]) {
+      const listed = await call(base, "GET", `/v1/memories?${query}&task_type=browse`);
+      expect(listed.status).toBe(200);
+      expect(listed.body.memories.map((m: { id: string }) => m.id).sort()).toEqual(
+        [tagged[0], tagged[1]].sort(),
+      );
+    }
+    const first = await call(base, "GET", "/v1/memories?tags=browse&limit=2");
+    expect(first.body).toMatchObject({ total: 3, next_cursor: expect.any(String) });
+    const second = await call(
+      base,
+      "GET",
+      `/v1/memories?tags=browse&limit=2&cursor=${first.body.next_cursor}`,
+    );
+    expect(second.body).toMatchObject({ total: 3, next_cursor: null });
+    expect([...first.body.memories, ...second.body.memories].map((m) => m.id)).toEqual(
+      [...tagged].reverse(),
+    );
+    expectError(await call(base, "GET", "/v1/memories?limit=0"), 400, "INVALID_INPUT", "limit");
+    for (const id of tagged) await call(base, "DELETE", `/v1/memories/${id}?mode=hard`);
+  });
+
   it("answers /health with the store reachable", async () => {
     const reply = await call(base, "GET", "/health");
     expect(reply.status).toBe(200);

@@ -794,6 +794,22 @@ describe("shared memory through MCP and the CLI", () => {
         1,
       );
       expect((await call("planner-key", "GET", "/v1/stats?agent_id=executor")).status).toBe(403);
+      // Browsing: an agent lists its own memories, and gets by id what it may see.
+      const plannerList = await call("planner-key", "GET", "/v1/memories?status=all");
+      expect(plannerList.status).toBe(200);
+      expect(plannerList.body.memories.map((m: { agent_id: string }) => m.agent_id)).toEqual(
+        Array(plannerList.body.total).fill("planner"),
+      );
+      expect((await call("planner-key", "GET", "/v1/memories?agent_id=executor")).status).toBe(403);
+      expect((await call("planner-key", "GET", `/v1/memories/${privateNote.body.id}`)).status).toBe(
+        404,
+      );
+      expect(
+        (await call("executor-key", "GET", `/v1/memories/${stored.body.id}`)).body,
+      ).toMatchObject({ id: stored.body.id, shared_group: "ops" });
+      expect(
+        (await call("op-key", "GET", "/v1/memories?agent_id=executor&status=all")).body.total,
+      ).toBe(2);
       expect((await call("stranger-key", "GET", "/v1/groups")).body.groups).toEqual([]);
       expect(
         (await call("planner-key", "GET", "/v1/groups")).body.groups.map(
@@ -813,6 +829,14 @@ describe("shared memory through MCP and the CLI", () => {
       expect((recalled.content[0] as { text: string }).text).toContain(
         "shared_group=ops source=runbook trust=normal written_by=planner",
       );
+      const listed = (await client.callTool({
+        name: "memory_list",
+        arguments: { status: "all" },
+      })) as CallToolResult;
+      const listing = (listed.content[0] as { text: string }).text;
+      expect(listing).toContain(privateNote.body.id);
+      expect(listing).not.toContain(stored.body.id);
+      expect(listed.structuredContent).toMatchObject({ total: 2, next_cursor: null });
       const impersonated = (await client.callTool({
         name: "memory_recall",
         arguments: { query_text: "releases", agent_id: "planner" },
