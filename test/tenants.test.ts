@@ -123,6 +123,13 @@ for (const backend of BACKENDS) {
                 ).toBe(true);
               }
             }
+            // Listing shows every memory of the tenant and none of another's.
+            for (const tenant of tenantNames) {
+              const listed = await call(tenant, "GET", "/v1/memories?limit=100");
+              expect(listed.status).toBe(200);
+              const ids = (listed.body.memories as { id: string }[]).map((m) => m.id);
+              expect(new Set(ids)).toEqual(stored.get(tenant)!);
+            }
           },
         ),
         { seed: SEED, numRuns: 15, endOnFailure: true },
@@ -140,6 +147,8 @@ for (const backend of BACKENDS) {
         expect((stats.body.episodic as { total: number }).total).toBe(stored.get(tenant)!.size);
       }
       // Another tenant's id is as unknown as a made-up one: 404, and nothing changes.
+      expect((await call(globex, "GET", `/v1/memories/${own}`)).status).toBe(404);
+      expect((await call(acme, "GET", `/v1/memories/${own}`)).body.id).toBe(own);
       expect((await call(globex, "DELETE", `/v1/memories/${own}?mode=hard`)).status).toBe(404);
       const summary = await call(globex, "POST", "/v1/summarize", { memory_ids: [own] });
       expect(summary.status).toBe(404);
