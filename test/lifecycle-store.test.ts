@@ -120,6 +120,13 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
         for (const id of keep) await memory.feedback({ memory_id: id, useful: true });
       }
       const before = await memory.stats();
+      // A dry run names what a run would archive and changes nothing.
+      const preview = await memory.maintain({ now: later(120).toISOString(), dry_run: true });
+      expect(preview).toMatchObject({ dry_run: true, scored: 20, archived: 17, reactivated: 0 });
+      expect("archived_ids" in preview.episodic && preview.episodic.archived_ids).toHaveLength(17);
+      expect(await memory.stats()).toEqual(before);
+      const untouched = await memory.history({ memory_id: ids[5]! });
+      expect(untouched.events.map((e) => e.event)).toEqual(["created"]);
       const result = await memory.maintain({ now: later(120).toISOString() });
       expect(result.at).toEqual(later(120));
       expect(result.episodic.scored).toBe(20);
@@ -127,6 +134,10 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
       expect(result.reactivated).toBe(0);
       const after = await memory.stats();
       expect(after.episodic).toEqual({ total: before.episodic.total, active: 3, archived: 17 });
+      const archivedNow = (await memory.list({ status: "archived", limit: 100 })).memories;
+      expect(archivedNow.map((m) => m.id).sort()).toEqual(
+        "archived_ids" in preview.episodic ? [...preview.episodic.archived_ids].sort() : [],
+      );
 
       // Left out of recall by default, still there with include_archived.
       const query = { query_text: "deploy port 8080 in use", top_k: 20, min_score: 0 };
@@ -200,7 +211,15 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
     it("consolidates 12 similar episodes into semantic memory citing them, once", async () => {
       const ids = await deployEpisodes(12);
       await deployEpisodes(9, "code_review"); // under the threshold of 10
+      // A dry run decides as the run will, and writes nothing: no knowledge, no episode marked.
+      const preview = await memory.consolidate({ dry_run: true });
+      expect(preview).toMatchObject({ dry_run: true, consolidated_episodes: 12 });
+      expect(preview.created.map((c) => c.key)).toContain("Outcomes of deploy tasks");
+      expect((await memory.stats()).semantic.total).toBe(0);
       const result = await memory.consolidate({});
+      expect(result.created.map((c) => c.key).sort()).toEqual(
+        preview.created.map((c) => c.key).sort(),
+      );
       expect(result.groups).toEqual([
         { task_type: "deploy", user_id: null, agent_id: null, episodes: 12, method: "statistical" },
       ]);

@@ -307,11 +307,25 @@ const Skipped = z
   .optional()
   .describe("The job was already running elsewhere on this database; nothing was done.");
 
+/** Present on a dry run: nothing was changed. */
+const DryRunFlag = z
+  .literal(true)
+  .optional()
+  .describe("A dry run: this is what would change; nothing was changed.");
+
 const DecayCountsOutput = z.object({
   scored: z.number().int(),
   archived: z.number().int(),
   reactivated: z.number().int(),
   confidence_lowered: z.number().int(),
+  archived_ids: z
+    .array(z.uuid())
+    .optional()
+    .describe("Dry run: the memories it would archive, lowest score first (the first 1000)."),
+  reactivated_ids: z
+    .array(z.uuid())
+    .optional()
+    .describe("Dry run: the memories it would reactivate (the first 1000)."),
 });
 
 export const MaintainOutput = z.object({
@@ -326,6 +340,7 @@ export const MaintainOutput = z.object({
   episodic: DecayCountsOutput,
   semantic: DecayCountsOutput,
   skipped: Skipped,
+  dry_run: DryRunFlag,
 });
 
 const ConsolidatedMemoryOutput = z.object({
@@ -351,6 +366,7 @@ export const ConsolidateOutput = z.object({
     }),
   ),
   skipped: Skipped,
+  dry_run: DryRunFlag,
 });
 
 export const StoreSemanticOutput = StoreOutput.extend({

@@ -347,12 +347,17 @@ const SimulatedNow = Instant.optional().describe(
   "Run as if it were this moment (ISO 8601), to simulate time; defaults to now.",
 );
 
-export const MaintainInput = z.strictObject({ now: SimulatedNow });
+const DryRun = z.boolean().default(false).describe("Report what would change and change nothing.");
+
+export const MaintainInput = z.strictObject({ now: SimulatedNow, dry_run: DryRun });
 export type MaintainInput = z.input<typeof MaintainInput>;
 
 export const ConsolidateInput = z.strictObject({
   task_type: optionalText(LIMITS.taskTypeChars).describe("Only consolidate this task type."),
   now: SimulatedNow,
+  dry_run: DryRun.describe(
+    "Report the patterns it would create or merge and change nothing (a language model is still asked, as in a real run).",
+  ),
 });
 export type ConsolidateInput = z.input<typeof ConsolidateInput>;
 

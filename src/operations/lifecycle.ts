@@ -21,6 +21,11 @@ const simulatedNow = {
   flag: "--now <iso>",
   help: "run as if it were this moment, to simulate time",
 };
+const dryRun = { flag: "--dry-run", help: "report what would change; change nothing", value: true };
+
+/** "would archive" on a dry run, "archived" on a run. */
+const verb = (dry: boolean | undefined, done: string, would: string) =>
+  dry ? `would ${would}` : done;
 
 export const lifecycleOperations = defineOperations({
   maintain: {
@@ -50,13 +55,27 @@ export const lifecycleOperations = defineOperations({
         command: "maintain",
         description:
           "apply decay: archive memories that faded (cold storage, never deleted), reactivate those recalled again",
-        options: { now: simulatedNow },
-        human: (result) =>
-          [
-            `scored ${result.scored}  archived ${result.archived}  reactivated ${result.reactivated}  confidence lowered ${result.confidence_lowered}`,
-            `episodic  scored ${result.episodic.scored}  archived ${result.episodic.archived}  reactivated ${result.episodic.reactivated}`,
-            `semantic  scored ${result.semantic.scored}  archived ${result.semantic.archived}  reactivated ${result.semantic.reactivated}`,
-          ].join("\n"),
+        options: { now: simulatedNow, dry_run: dryRun },
+        human: (result) => {
+          const dry = result.dry_run;
+          const archived = verb(dry, "archived", "archive");
+          const reactivated = verb(dry, "reactivated", "reactivate");
+          const lines = [
+            ...(dry ? ["dry run: nothing was changed"] : []),
+            `scored ${result.scored}  ${archived} ${result.archived}  ${reactivated} ${result.reactivated}  confidence ${verb(dry, "lowered", "lower")} ${result.confidence_lowered}`,
+          ];
+          for (const layer of ["episodic", "semantic"] as const) {
+            const counts = result[layer];
+            lines.push(
+              `${layer.padEnd(8)}  scored ${counts.scored}  ${archived} ${counts.archived}  ${reactivated} ${counts.reactivated}`,
+            );
+            if ("archived_ids" in counts) {
+              for (const id of counts.archived_ids) lines.push(`  would archive ${id}`);
+              for (const id of counts.reactivated_ids) lines.push(`  would reactivate ${id}`);
+            }
+          }
+          return lines.join("\n");
+        },
       },
     ],
   },
@@ -90,15 +109,18 @@ export const lifecycleOperations = defineOperations({
         options: {
           task_type: { flag: "--task-type <type>", help: "only this task type" },
           now: simulatedNow,
+          dry_run: dryRun,
         },
         human: (result) => {
           if (result.groups.length === 0) return "nothing to consolidate";
-          const lines = result.groups.map(
-            (g) => `${g.task_type}: ${g.episodes} episodes (${g.method})`,
-          );
+          const dry = result.dry_run;
+          const lines = [
+            ...(dry ? ["dry run: nothing was changed"] : []),
+            ...result.groups.map((g) => `${g.task_type}: ${g.episodes} episodes (${g.method})`),
+          ];
           for (const [label, list] of [
-            ["created", result.created],
-            ["updated", result.updated],
+            [verb(dry, "created", "create"), result.created],
+            [verb(dry, "updated", "update"), result.updated],
           ] as const) {
             for (const m of list) {
               lines.push(
@@ -107,7 +129,7 @@ export const lifecycleOperations = defineOperations({
             }
           }
           if (result.superseded.length > 0)
-            lines.push(`superseded ${result.superseded.join(", ")}`);
+            lines.push(`${verb(dry, "superseded", "supersede")} ${result.superseded.join(", ")}`);
           return lines.join("\n");
         },
       },

@@ -15,20 +15,22 @@ export type ExclusiveRunner = <T>(
 /** The advisory lock key of a job in the current schema. */
 export const ADVISORY_KEY_SQL = "hashtext(current_schema() || ':hindsight-job:' || $1)";
 
-/** One holder per job name within this process; waiters queue in order. */
+/**
+ * One holder per job name within this process; waiters queue in order. A job counts as taken
+ * from the moment a call for it is queued, not when its function starts: a non-waiting call in
+ * the same tick as another must see it held, as PostgreSQL's advisory lock would.
+ */
 export function inProcessExclusive(): ExclusiveRunner {
   const tails = new Map<string, Promise<unknown>>();
-  const busy = new Set<string>();
+  const taken = new Map<string, number>();
   return async <T>(job: string, wait: boolean, fn: () => Promise<T>): Promise<Exclusive<T>> => {
-    if (!wait && busy.has(job)) return { ran: false };
+    if (!wait && (taken.get(job) ?? 0) > 0) return { ran: false };
+    taken.set(job, (taken.get(job) ?? 0) + 1);
     const previous = tails.get(job) ?? Promise.resolve();
-    const run = previous.then(async () => {
-      busy.add(job);
-      try {
-        return await fn();
-      } finally {
-        busy.delete(job);
-      }
+    const run = previous.then(fn).finally(() => {
+      const left = (taken.get(job) ?? 1) - 1;
+      if (left === 0) taken.delete(job);
+      else taken.set(job, left);
     });
     tails.set(
       job,

@@ -7,6 +7,7 @@ import type { AuditedOperation } from "../../core/audit.js";
 import type {
   DecayCounts,
   DecayParameters,
+  DecayPreview,
   EpisodeGroup,
   FeedbackChange,
   FeedbackOutcome,
@@ -62,14 +63,52 @@ export async function applyDecay(
   p: DecayParameters,
   at: Date,
 ): Promise<DecayCounts> {
+  const [counts] = await db.query<DecayCounts>(decayStatement(layer, "apply"), decayParams(p, at));
+  return counts ?? NO_DECAY;
+}
+
+/**
+ * What applyDecay would do, from the same judgement, writing nothing: the counts and the
+ * memories it would archive and reactivate, lowest score first (at most PREVIEW_IDS of each).
+ */
+export async function previewDecay(
+  db: SqlExecutor,
+  layer: MemoryLayer,
+  p: DecayParameters,
+  at: Date,
+): Promise<DecayPreview> {
+  const [preview] = await db.query<DecayPreview>(
+    decayStatement(layer, "preview"),
+    decayParams(p, at),
+  );
+  return preview ?? { ...NO_DECAY, archived_ids: [], reactivated_ids: [] };
+}
+
+const NO_DECAY: DecayCounts = { scored: 0, archived: 0, reactivated: 0, confidence_lowered: 0 };
+
+/** Ids a decay preview lists per change: enough to look at, bounded for a large store. */
+export const PREVIEW_IDS = 1000;
+
+function decayParams(p: DecayParameters, at: Date): unknown[] {
+  return [
+    at,
+    p.lambda,
+    p.accessWeight,
+    p.archiveThreshold,
+    p.minConfidence,
+    p.confidenceDecayPerDay,
+    p.unusedGraceDays,
+  ];
+}
+
+function decayStatement(layer: MemoryLayer, mode: "apply" | "preview"): string {
   const written = WRITTEN_AT[layer];
   const lastUse = `GREATEST(${written}, COALESCE(u.last_accessed_at, ${written}))`;
   const grace = "($7::float8 * interval '1 day')";
   const idleFrom = `GREATEST(COALESCE(l.scored_at, ${written}), ${lastUse}) `;
   // Episodic confidence does not decay: the caller passes a rate of 0.
   const confidence = `m.confidence * ${decayed(`-$6::float8 * ${daysUntilNow(`GREATEST(${idleFrom}, ${lastUse} + ${grace})`)}`)}`;
-  const [counts] = await db.query<DecayCounts>(
-    `WITH base AS MATERIALIZED (
+  const judgement = `WITH base AS MATERIALIZED (
        SELECT m.id, m.status, l.decay_archived_at, u.last_accessed_at,
               COALESCE(u.access_count, 0) AS access_count,
               m.confidence::float8 AS old_confidence,
@@ -92,7 +131,19 @@ export async function applyDecay(
            THEN 'reactivated'
        END AS change
        FROM scored s
-     ), lifecycle AS (
+     )`;
+  const counts = `count(*)::int AS scored,
+            count(*) FILTER (WHERE change = 'archived')::int AS archived,
+            count(*) FILTER (WHERE change = 'reactivated')::int AS reactivated,
+            count(*) FILTER (WHERE confidence < old_confidence - 0.001)::int AS confidence_lowered`;
+  if (mode === "preview") {
+    const ids = (change: string) =>
+      `COALESCE((array_agg(id::text ORDER BY score, id) FILTER (WHERE change = '${change}'))[1:${PREVIEW_IDS}], '{}')`;
+    return `${judgement}
+     SELECT ${counts}, ${ids("archived")} AS archived_ids, ${ids("reactivated")} AS reactivated_ids
+     FROM judged`;
+  }
+  return `${judgement}, lifecycle AS (
        INSERT INTO ${LIFECYCLE_TABLE[layer]} (id, decay_score, scored_at, decay_archived_at)
        SELECT id, score, $1::timestamptz, CASE change WHEN 'archived' THEN $1::timestamptz
                                                WHEN 'reactivated' THEN NULL
@@ -122,22 +173,7 @@ export async function applyDecay(
                                  'threshold', $4::float8)
        FROM judged WHERE change IS NOT NULL
      )
-     SELECT count(*)::int AS scored,
-            count(*) FILTER (WHERE change = 'archived')::int AS archived,
-            count(*) FILTER (WHERE change = 'reactivated')::int AS reactivated,
-            count(*) FILTER (WHERE confidence < old_confidence - 0.001)::int AS confidence_lowered
-     FROM judged`,
-    [
-      at,
-      p.lambda,
-      p.accessWeight,
-      p.archiveThreshold,
-      p.minConfidence,
-      p.confidenceDecayPerDay,
-      p.unusedGraceDays,
-    ],
-  );
-  return counts ?? { scored: 0, archived: 0, reactivated: 0, confidence_lowered: 0 };
+     SELECT ${counts} FROM judged`;
 }
 
 /** Events that destroy or rewrite a memory, or undo that: they go to the audit log too. */
@@ -252,8 +288,9 @@ export async function restore(
 
 /**
  * Knowledge that a memory superseded becomes current again when that memory turns out wrong
- * (rejected on review) or is deleted for good: a poisoned or mistaken fact must not leave the
- * truth it replaced buried. Recorded as a restore in its history and the audit log.
+ * (rejected on review): a poisoned fact must not leave the truth it replaced buried. Recorded
+ * as a restore in its history and the audit log. (Deleting a memory for good brings nothing
+ * back: the user removed it, not a reviewer who judged it false.)
  */
 export async function reinstateSuperseded(
   db: SqlExecutor,

@@ -7,6 +7,7 @@ import type {
   ConsolidationStore,
   DecayCounts,
   DecayParameters,
+  DecayPreview,
   EpisodeGroup,
   Exclusive,
   FeedbackChange,
@@ -30,6 +31,12 @@ export class SqlLifecycleStore implements LifecycleStore {
 
   applyDecay(layer: MemoryLayer, parameters: DecayParameters, at: Date): Promise<DecayCounts> {
     return guard("applying decay", () => lifecycle.applyDecay(this.driver, layer, parameters, at));
+  }
+
+  previewDecay(layer: MemoryLayer, parameters: DecayParameters, at: Date): Promise<DecayPreview> {
+    return guard("previewing decay", () =>
+      lifecycle.previewDecay(this.driver, layer, parameters, at),
+    );
   }
 
   restore(id: string, minConfidence: number, at: Date): Promise<RestoreOutcome | null> {

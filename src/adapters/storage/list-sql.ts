@@ -75,6 +75,8 @@ export async function listMemories(db: SqlExecutor, query: ListQuery): Promise<M
     if (where !== null) branches.push({ layer, where });
   }
   if (branches.length === 0) return { memories: [], total: 0 };
+  // The filters' parameters come first: the count alone needs no others.
+  const filterParams = params.length;
   const after = query.after;
   const position = after
     ? `(${bind(after.at)}::timestamptz, ${bind(after.layer)}::text, ${bind(after.id)}::uuid)`
@@ -98,8 +100,12 @@ export async function listMemories(db: SqlExecutor, query: ListQuery): Promise<M
   );
   const total =
     rows[0]?.total ??
-    (await db.query<{ total: number }>(`SELECT (${counts.join(" + ")})::int AS total`, params))[0]!
-      .total;
+    (
+      await db.query<{ total: number }>(
+        `SELECT (${counts.join(" + ")})::int AS total`,
+        params.slice(0, filterParams),
+      )
+    )[0]!.total;
   const page = rows.slice(0, query.limit);
   const memories = await fullRows(db, page);
   const last = page.at(-1);

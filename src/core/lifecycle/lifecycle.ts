@@ -20,6 +20,7 @@ import { type AddedKnowledge, addKnowledge, type KnowledgeRequest } from "./know
 import type {
   DecayCounts,
   DecayParameters,
+  DecayPreview,
   FeedbackOutcome,
   MemoryHistory,
   RestoreOutcome,
@@ -36,12 +37,13 @@ export interface JobOptions {
 
 export interface MaintainResult extends DecayCounts {
   at: Date;
-  episodic: DecayCounts;
-  semantic: DecayCounts;
+  episodic: DecayCounts | DecayPreview;
+  semantic: DecayCounts | DecayPreview;
   skipped?: true;
+  dry_run?: true;
 }
 
-export type ConsolidateResponse = ConsolidateResult & { skipped?: true };
+export type ConsolidateResponse = ConsolidateResult & { skipped?: true; dry_run?: true };
 
 export interface FeedbackResult extends FeedbackOutcome {
   useful: boolean;
@@ -74,6 +76,20 @@ export class Lifecycle {
   async maintain(input: unknown, options: JobOptions = {}): Promise<MaintainResult> {
     const request = validate(MaintainInput, input);
     const at = this.at(request.now);
+    if (request.dry_run) {
+      // Judged exactly as a run would judge them, written nowhere: no lock is needed.
+      const episodic = await this.deps.lifecycle.previewDecay(
+        "episodic",
+        this.decayParameters("episodic"),
+        at,
+      );
+      const semantic = await this.deps.lifecycle.previewDecay(
+        "semantic",
+        this.decayParameters("semantic"),
+        at,
+      );
+      return { at, ...sumOf(episodic, semantic), episodic, semantic, dry_run: true };
+    }
     const run = await this.deps.lifecycle.exclusive("maintain", !options.ifIdle, async () => {
       const episodic = await this.deps.lifecycle.applyDecay(
         "episodic",
@@ -91,16 +107,7 @@ export class Lifecycle {
       return { at, ...NO_COUNTS, episodic: NO_COUNTS, semantic: NO_COUNTS, skipped: true };
     }
     const { episodic, semantic } = run.value;
-    const sum = (key: keyof DecayCounts) => episodic[key] + semantic[key];
-    const result: MaintainResult = {
-      at,
-      scored: sum("scored"),
-      archived: sum("archived"),
-      reactivated: sum("reactivated"),
-      confidence_lowered: sum("confidence_lowered"),
-      episodic,
-      semantic,
-    };
+    const result: MaintainResult = { at, ...sumOf(episodic, semantic), episodic, semantic };
     this.deps.logger.info("maintenance done", {
       scored: result.scored,
       archived: result.archived,
@@ -112,6 +119,10 @@ export class Lifecycle {
   async consolidate(input: unknown, options: JobOptions = {}): Promise<ConsolidateResponse> {
     const request = validate(ConsolidateInput, input);
     const at = this.at(request.now);
+    if (request.dry_run) {
+      const preview = await consolidate(withoutWrites(this.deps), request.task_type, at);
+      return { ...preview, dry_run: true };
+    }
     const run = await this.deps.lifecycle.exclusive("consolidate", !options.ifIdle, () =>
       consolidate(this.deps, request.task_type, at),
     );
@@ -173,6 +184,41 @@ export class Lifecycle {
     const [row] = await this.deps.memories.getMany(history.layer, [history.id]);
     return row ? { ...history, events: [createdEvent(row), ...history.events] } : history;
   }
+}
+
+function sumOf(episodic: DecayCounts, semantic: DecayCounts): DecayCounts {
+  const sum = (key: keyof DecayCounts) => episodic[key] + semantic[key];
+  return {
+    scored: sum("scored"),
+    archived: sum("archived"),
+    reactivated: sum("reactivated"),
+    confidence_lowered: sum("confidence_lowered"),
+  };
+}
+
+/**
+ * The lifecycle's ports with every write of consolidation left out, the reads kept: a dry run
+ * decides exactly as a run would — which groups, which patterns, merge or supersede — and
+ * reports it. (Each pattern is judged against the knowledge stored before the run: in a real
+ * run a later pattern also sees an earlier one of the same run.)
+ */
+function withoutWrites(deps: LifecycleDeps): LifecycleDeps {
+  const { knowledge, consolidation } = deps;
+  return {
+    ...deps,
+    knowledge: {
+      semanticNeighbours: (query) => knowledge.semanticNeighbours(query),
+      mergedRequest: (requestId) => knowledge.mergedRequest(requestId),
+      insertSemantic: async () => true,
+      mergeSemantic: async () => true,
+    },
+    consolidation: {
+      pendingEpisodeGroups: (min, taskType, limit) =>
+        consolidation.pendingEpisodeGroups(min, taskType, limit),
+      groupEpisodes: (group, limit) => consolidation.groupEpisodes(group, limit),
+      markConsolidated: async () => {},
+    },
+  };
 }
 
 function createdEvent(row: StoredMemory) {

@@ -27,6 +27,13 @@ export interface DecayCounts {
   confidence_lowered: number;
 }
 
+/** A decay run that was not applied: what it would change. */
+export interface DecayPreview extends DecayCounts {
+  /** The memories it would archive, lowest score first (the first thousand). */
+  archived_ids: string[];
+  reactivated_ids: string[];
+}
+
 export const MEMORY_EVENTS = [
   "created",
   "merged",
@@ -179,6 +186,8 @@ export interface KnowledgeStore {
 export interface LifecycleStore {
   /** Scores every memory of a layer, archives and reactivates: one statement. */
   applyDecay(layer: MemoryLayer, parameters: DecayParameters, at: Date): Promise<DecayCounts>;
+  /** What applyDecay would do with the same arguments; writes nothing. */
+  previewDecay(layer: MemoryLayer, parameters: DecayParameters, at: Date): Promise<DecayPreview>;
   restore(id: string, minConfidence: number, at: Date): Promise<RestoreOutcome | null>;
   applyFeedback(change: FeedbackChange): Promise<FeedbackOutcome | null>;
   /**
