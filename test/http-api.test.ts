@@ -398,6 +398,24 @@ describe("REST routes", () => {
       [...tagged].reverse(),
     );
     expectError(await call(base, "GET", "/v1/memories?limit=0"), 400, "INVALID_INPUT", "limit");
+
+    const patched = await call(base, "PATCH", `/v1/memories/${tagged[2]}`, {
+      body: { summary: "Browsed nothing in particular", tags: ["browse", "c"] },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body).toMatchObject({ tags: ["browse", "c"], changed: ["summary", "tags"] });
+    expectError(
+      await call(base, "PATCH", `/v1/memories/${tagged[2]}`, { body: { key_text: "x" } }),
+      400,
+      "INVALID_INPUT",
+      "key_text",
+    );
+    expectError(
+      await call(base, "PATCH", `/v1/memories/${UNKNOWN}`, { body: { summary: "x" } }),
+      404,
+      "NOT_FOUND",
+      "memory_id",
+    );
     for (const id of tagged) await call(base, "DELETE", `/v1/memories/${id}?mode=hard`);
   });
 
@@ -799,6 +817,7 @@ describe("failures of the store, the embedder and the code", () => {
       recall: fail,
       get: fail,
       list: fail,
+      update: fail,
       forget: fail,
       audit: fail,
       summarize: fail,

@@ -807,6 +807,17 @@ describe("shared memory through MCP and the CLI", () => {
       expect(
         (await call("executor-key", "GET", `/v1/memories/${stored.body.id}`)).body,
       ).toMatchObject({ id: stored.body.id, shared_group: "ops" });
+      // Corrections: its own private memories only; shared knowledge is the operator's.
+      const fix = { value_text: "retry the deploy three times" };
+      expect(
+        (await call("executor-key", "PATCH", `/v1/memories/${privateNote.body.id}`, fix)).body,
+      ).toMatchObject({ value_text: fix.value_text, changed: ["value_text"] });
+      expect(
+        (await call("planner-key", "PATCH", `/v1/memories/${privateNote.body.id}`, fix)).status,
+      ).toBe(404);
+      expect(
+        (await call("planner-key", "PATCH", `/v1/memories/${stored.body.id}`, fix)).status,
+      ).toBe(403);
       expect(
         (await call("op-key", "GET", "/v1/memories?agent_id=executor&status=all")).body.total,
       ).toBe(2);

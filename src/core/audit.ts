@@ -18,6 +18,8 @@ export const AUDITED_OPERATIONS = [
   "grant",
   "revoke",
   "trust",
+  // A memory corrected by hand (update).
+  "update",
 ] as const;
 export type AuditedOperation = (typeof AUDITED_OPERATIONS)[number];
 

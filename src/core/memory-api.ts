@@ -13,6 +13,7 @@ import type {
 } from "./lifecycle/lifecycle.js";
 import type { MemoryHistory, RestoreOutcome } from "./lifecycle/ports.js";
 import type { MemoryList, MemoryWithProvenance } from "./memories/browse.js";
+import type { UpdateResult } from "./memories/update.js";
 import type { MigrationReport } from "./ports.js";
 import type { RecallResponse } from "./recall/recall.js";
 import type { QuarantineList, SourcesList } from "./sharing/sharing.js";
@@ -38,6 +39,8 @@ export interface MemoryApi {
   get(input: unknown): Promise<MemoryWithProvenance>;
   /** A page of stored memories by filter, newest first. */
   list(input?: unknown): Promise<MemoryList>;
+  /** Corrects a memory: its text, task type, outcome, tags, metadata or confidence. */
+  update(input: unknown): Promise<UpdateResult>;
   forget(input: unknown): Promise<ForgetResult>;
   /** The audit log of destructive operations (forget, delete, merge, supersede, restore). */
   audit(input: unknown): Promise<{ entries: AuditEntry[] }>;

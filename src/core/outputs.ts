@@ -148,6 +148,17 @@ export const GetOutput = z.discriminatedUnion("layer", [
   SemanticMemoryOutput.extend({ layer: z.literal("semantic"), provenance: Provenance }),
 ]);
 
+const Changed = {
+  changed: z
+    .array(z.string())
+    .describe("The fields the correction changed; empty when it changed nothing."),
+};
+
+export const UpdateOutput = z.discriminatedUnion("layer", [
+  EpisodicMemoryOutput.extend({ layer: z.literal("episodic"), ...Changed }),
+  SemanticMemoryOutput.extend({ layer: z.literal("semantic"), ...Changed }),
+]);
+
 export const ListOutput = z.object({
   memories: z
     .array(MemoryOutput)

@@ -274,7 +274,7 @@ export const AuditInput = z.strictObject({
     .enum(AUDITED_OPERATIONS)
     .optional()
     .describe(
-      "forget (soft), delete (hard), merge, supersede, restore; shared memory: confirm, reject, grant, revoke, trust.",
+      "forget (soft), delete (hard), merge, supersede, restore, update; shared memory: confirm, reject, grant, revoke, trust.",
     ),
   memory_id: z.uuid().optional().describe("Entries about this memory only."),
   target: optionalText(LIMITS.scopeChars).describe(
@@ -416,6 +416,34 @@ export const ListInput = z.strictObject({
     .describe("The previous page's next_cursor, for the page after it."),
 });
 export type ListInput = z.input<typeof ListInput>;
+
+/** The fields a correction may change, per layer; the others belong to the other layer. */
+export const UPDATABLE_FIELDS = {
+  episodic: ["summary", "task_type", "outcome", "tags", "metadata", "confidence"],
+  semantic: ["key_text", "value_text", "task_type", "tags", "metadata", "confidence"],
+} as const;
+
+export const UpdateInput = z
+  .strictObject({
+    memory_id: z.uuid().describe("Id of the memory to correct, of either layer."),
+    summary: optionalText(LIMITS.summaryChars).describe("Episodic: the corrected summary."),
+    key_text: optionalText(LIMITS.keyChars).describe("Semantic: the corrected rule or fact."),
+    value_text: optionalText(LIMITS.valueChars).describe("Semantic: the corrected detail."),
+    task_type: optionalText(LIMITS.taskTypeChars).describe("The corrected task type."),
+    outcome: z.enum(OUTCOMES).optional().describe("Episodic: the corrected outcome."),
+    tags: Tags.optional().describe("The memory's tags from now on (they replace the old ones)."),
+    metadata: Metadata.optional().describe(
+      "The memory's metadata from now on (it replaces the old).",
+    ),
+    confidence: z.number().min(0).max(1).optional().describe("The confidence from now on, 0..1."),
+    reason: optionalText(1000).describe(
+      "Why, in a few words; kept in its history and the audit log.",
+    ),
+  })
+  .refine((value) => Object.keys(value).some((key) => key !== "memory_id" && key !== "reason"), {
+    message: "give at least one field to change",
+  });
+export type UpdateInput = z.input<typeof UpdateInput>;
 
 export const MemoryIdInput = z.strictObject({
   memory_id: z.uuid().describe("Id of a memory of either layer."),

@@ -27,6 +27,7 @@ import {
 import { findMemories } from "./memories/read.js";
 import { storeEpisodes } from "./memories/store-episodic.js";
 import { storeKnowledge } from "./memories/store-semantic.js";
+import { type UpdateResult, updateMemory } from "./memories/update.js";
 import type { MemoryApi } from "./memory-api.js";
 import type {
   Clock,
@@ -199,7 +200,7 @@ export class MemoryService implements MemoryApi {
     );
   }
 
-  // ---- Looking at what is stored (see memories/browse).
+  // ---- Looking at and correcting what is stored (see memories/browse, memories/update).
 
   /** One memory of either layer by id, with its provenance; reading it is no access. */
   get(input: unknown): Promise<MemoryWithProvenance> {
@@ -209,6 +210,19 @@ export class MemoryService implements MemoryApi {
   /** A page of stored memories by filter, newest first, with the total and the next cursor. */
   list(input: unknown = {}): Promise<MemoryList> {
     return listMemories(this.storage.memories, input);
+  }
+
+  /** Corrects a memory by hand: re-embedded and re-indexed as needed, kept in its history. */
+  update(input: unknown): Promise<UpdateResult> {
+    return updateMemory(
+      {
+        memories: this.storage.memories,
+        clock: this.options.clock,
+        logger: this.options.logger,
+        embed: (texts) => this.embed(texts),
+      },
+      input,
+    );
   }
 
   // ---- Recall and summaries (see recall/, summarize/).

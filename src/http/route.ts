@@ -23,7 +23,7 @@ export interface ResponseSpec {
 
 export interface RouteSpec {
   /** `all` passes every method to the handler (MCP decides what it accepts). */
-  method: "get" | "post" | "delete" | "all";
+  method: "get" | "post" | "patch" | "delete" | "all";
   /** OpenAPI path template: `/v1/memories/{id}`. */
   path: string;
   operationId: string;

@@ -5,8 +5,8 @@
  */
 import type { z } from "zod";
 import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
-import { browseOperations } from "./browse.js";
 import { lifecycleOperations } from "./lifecycle.js";
+import { manageOperations } from "./manage.js";
 import { memoryOperations } from "./memories.js";
 import { serviceOperations } from "./service.js";
 import { sharingOperations } from "./sharing.js";
@@ -15,7 +15,7 @@ import { workingOperations } from "./working.js";
 
 export const OPERATIONS = {
   ...memoryOperations,
-  ...browseOperations,
+  ...manageOperations,
   ...lifecycleOperations,
   ...sharingOperations,
   ...workingOperations,

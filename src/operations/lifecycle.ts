@@ -305,7 +305,7 @@ export const lifecycleOperations = defineOperations({
           until: { flag: "--until <iso>", help: "entries before this time" },
           operation: {
             flag: "--operation <op>",
-            help: "forget | delete | merge | supersede | restore | confirm | reject | grant | revoke | trust",
+            help: "forget | delete | merge | supersede | restore | update | confirm | reject | grant | revoke | trust",
           },
           memory_id: { flag: "--memory <id>", help: "entries about this memory only" },
           target: { flag: "--target <name>", help: "entries about this group or source only" },

@@ -35,7 +35,7 @@ export type AgentRule =
   | { kind: "operator"; needs: string };
 
 export interface HttpBinding {
-  method: "get" | "post" | "delete";
+  method: "get" | "post" | "patch" | "delete";
   /** OpenAPI path template, e.g. `/v1/memories/{id}`. */
   path: string;
   /** The OpenAPI operationId when it is not the operation's name (a second route of it). */

@@ -12,7 +12,7 @@ import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ErrorCode, HindsightError, notFound } from "../core/errors.js";
 import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
-import { SummarizeInput } from "../core/schemas.js";
+import { SummarizeInput, UpdateInput } from "../core/schemas.js";
 import { permissionDenied } from "../core/sharing/sharing.js";
 import { validate } from "../core/validate.js";
 import { invoke, OPERATION_NAMES, type OPERATIONS, operationSpec } from "../operations/index.js";
@@ -116,6 +116,21 @@ export function scopeToAgent(memory: MemoryApi, agent: string): MemoryApi {
       const { memory_ids: ids } = validate(SummarizeInput, input);
       if (ids) await checked("memory_ids", ids, "visible");
       return memory.summarize(input);
+    },
+    // Its own memories only, and not shared knowledge: a group's confirmed fact rewritten by
+    // an agent would bypass the review its writes go through. Storing the corrected fact does
+    // go through it.
+    update: async (input) => {
+      const { memory_id: id } = validate(UpdateInput, input);
+      await checked("memory_id", id, "own");
+      const target = await memory.get({ memory_id: id });
+      if (target.layer === "semantic" && target.shared_group !== null) {
+        throw permissionDenied(
+          "memory_id",
+          "is shared knowledge, corrected by an operator key; store the corrected fact to have it reviewed",
+        );
+      }
+      return memory.update(input);
     },
     // Its own groups only: which groups exist, and who is in them, is the operator's to see.
     groups: async (input) => {

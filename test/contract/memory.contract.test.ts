@@ -332,6 +332,72 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       for (const id of [...ids, fact.id]) await memory.forget({ memory_id: id, mode: "hard" });
     });
 
+    it("corrects a memory: re-embedded and re-indexed, the old text kept in its history", async () => {
+      const { id } = await memory.storeEpisodic({
+        task_type: "billing",
+        summary: "Invoice run crashed on the walrus currency",
+        outcome: "failure",
+        tags: ["invoices"],
+        context: "the nightly batch job",
+      });
+      const corrected = await memory.update({
+        memory_id: id,
+        summary: "Invoice run crashed on the narwhal currency",
+        tags: ["invoices", "currency"],
+        confidence: 0.8,
+        reason: "the currency was misnamed",
+      });
+      expect(corrected).toMatchObject({
+        id,
+        summary: "Invoice run crashed on the narwhal currency",
+        tags: ["invoices", "currency"],
+        confidence: 0.8,
+        changed: ["summary", "tags", "confidence"],
+      });
+      const find = async (query: string) =>
+        (await memory.recall({ query_text: query, task_type_filter: "billing" })).results.map(
+          (r) => r.id,
+        );
+      expect(await find("narwhal currency")).toEqual([id]);
+      expect(await find("walrus")).toEqual([]);
+      // The context's words were kept: they are not the memory's own text.
+      expect(await find("nightly batch job")).toEqual([id]);
+      const history = await memory.history({ memory_id: id });
+      expect(history.events.at(-1)).toMatchObject({
+        event: "updated",
+        reason: "the currency was misnamed",
+        details: {
+          fields: ["summary", "tags", "confidence"],
+          previous: { summary: "Invoice run crashed on the walrus currency", tags: ["invoices"] },
+        },
+      });
+      const [entry] = (await memory.audit({ operation: "update", memory_id: id })).entries;
+      expect(entry?.details).toEqual({ fields: ["summary", "tags", "confidence"] });
+      const again = { memory_id: id, summary: "Invoice run crashed on the narwhal currency" };
+      expect((await memory.update(again)).changed).toEqual([]);
+
+      const fact = await memory.storeSemantic({ key_text: "walrus rule", value_text: "tusks" });
+      expect(
+        await memory.update({ memory_id: fact.id, value_text: "tusks are ivory" }),
+      ).toMatchObject({
+        layer: "semantic",
+        key_text: "walrus rule",
+        value_text: "tusks are ivory",
+      });
+      await expectError(
+        memory.update({ memory_id: fact.id, summary: "x" }),
+        "INVALID_INPUT",
+        "summary",
+      );
+      await expectError(memory.update({ memory_id: id }), "INVALID_INPUT");
+      await expectError(
+        memory.update({ memory_id: randomUUID(), summary: "x" }),
+        "NOT_FOUND",
+        "memory_id",
+      );
+      for (const gone of [id, fact.id]) await memory.forget({ memory_id: gone, mode: "hard" });
+    });
+
     it("keeps semantic memory apart unless asked, and links provenance", async () => {
       const { id } = await memory.storeSemantic({
         key_text: "Check that the port is free before deploying the billing service",

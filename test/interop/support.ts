@@ -20,6 +20,7 @@ export const TOOL_NAMES = [
   "memory_stats",
   "memory_get",
   "memory_list",
+  "memory_update",
   "memory_feedback",
   "memory_history",
   "working_memory_append",

@@ -181,6 +181,7 @@ const AUDITED_EVENTS: Partial<Record<MemoryEventKind, AuditedOperation>> = {
   merged: "merge",
   superseded: "supersede",
   restored: "restore",
+  updated: "update",
   confirmed: "confirm",
   rejected: "reject",
 };

@@ -1,6 +1,7 @@
 /** The memory records port over SQL: episodes written in bulk, rows of either layer by id. */
 import type {
   ListQuery,
+  MemoryCorrection,
   MemoryPage,
   MemoryRecords,
   NewEpisodic,
@@ -18,6 +19,7 @@ import {
 import { listMemories } from "./list-sql.js";
 import { COLUMNS, joinsOf, TABLE, toStored } from "./rows.js";
 import { updateCorpus } from "./search-index.js";
+import { applyCorrection } from "./update-sql.js";
 
 export class SqlMemoryRecords implements MemoryRecords {
   constructor(private readonly driver: SqlDriver) {}
@@ -55,5 +57,11 @@ export class SqlMemoryRecords implements MemoryRecords {
 
   list(query: ListQuery): Promise<MemoryPage> {
     return guard("listing memories", () => listMemories(this.driver, query));
+  }
+
+  update(correction: MemoryCorrection): Promise<boolean> {
+    return guard("correcting a memory", () =>
+      this.driver.transaction((tx) => applyCorrection(tx, correction)),
+    );
   }
 }

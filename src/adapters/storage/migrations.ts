@@ -329,16 +329,27 @@ const reindexKeywords: Migration = {
 };
 
 /**
- * Filtering by tag (recall's and list's `tags`): a GIN index per layer serves && and @>.
- * Listing knowledge newest first walks valid_from (episodes have occurred_at indexed).
+ * Managing memories. Filtering by tag (recall's and list's `tags`): a GIN index per layer
+ * serves && and @>. Listing knowledge newest first walks valid_from (episodes have occurred_at
+ * indexed). A correction (`update`) is an event of the memory's history and the audit log.
  */
-const tagIndex: Migration = {
+const managing: Migration = {
   version: 8,
-  name: "tag filter and listing indexes",
+  name: "managing memories: tag and listing indexes, corrections",
   sql: () => `
     CREATE INDEX episodic_tags_idx ON episodic_memories USING gin (tags);
     CREATE INDEX semantic_tags_idx ON semantic_memories USING gin (tags);
     CREATE INDEX semantic_valid_from_idx ON semantic_memories (valid_from);
+
+    ALTER TABLE memory_events DROP CONSTRAINT memory_events_event_check;
+    ALTER TABLE memory_events ADD CONSTRAINT memory_events_event_check CHECK (event IN (
+      'created', 'merged', 'superseded', 'archived', 'reactivated', 'restored', 'feedback',
+      'consolidated', 'confirmed', 'rejected', 'updated')) NOT VALID;
+
+    ALTER TABLE audit_log DROP CONSTRAINT audit_log_operation_check;
+    ALTER TABLE audit_log ADD CONSTRAINT audit_log_operation_check CHECK (operation IN (
+      'forget', 'delete', 'merge', 'supersede', 'restore',
+      'confirm', 'reject', 'grant', 'revoke', 'trust', 'update')) NOT VALID;
   `,
 };
 
@@ -350,5 +361,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionScope,
   sharedMemory,
   reindexKeywords,
-  tagIndex,
+  managing,
 ];

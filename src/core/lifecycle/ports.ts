@@ -46,6 +46,8 @@ export const MEMORY_EVENTS = [
   // Shared memory reviewed: quarantined knowledge confirmed for the group, or rejected.
   "confirmed",
   "rejected",
+  // Corrected by hand (update): the fields changed, and what they said before.
+  "updated",
 ] as const;
 export type MemoryEventKind = (typeof MEMORY_EVENTS)[number];
 

@@ -3,7 +3,7 @@
  * semantic memory is written through the knowledge port (lifecycle/ports), which deduplicates.
  */
 import type { ListStatus } from "../schemas.js";
-import type { EpisodicMemory, MemoryLayer, SemanticMemory } from "../types.js";
+import type { EpisodicMemory, JsonObject, MemoryLayer, SemanticMemory } from "../types.js";
 
 export type NewEpisodic = Omit<EpisodicMemory, "access_count" | "last_accessed_at"> & {
   embedding: Float32Array;
@@ -56,6 +56,36 @@ export interface MemoryPage {
   next?: ListPosition;
 }
 
+/**
+ * A correction by hand: the columns to set (only those that change), and when the text or
+ * the tags change, the new vector and the memory's own search words (its context's words are
+ * kept as they were).
+ */
+export interface MemoryCorrection {
+  layer: MemoryLayer;
+  id: string;
+  set: Partial<
+    Pick<
+      EpisodicMemory & SemanticMemory,
+      | "summary"
+      | "key_text"
+      | "value_text"
+      | "task_type"
+      | "outcome"
+      | "tags"
+      | "metadata"
+      | "confidence"
+    >
+  >;
+  embedding?: Float32Array;
+  /** The search text of the memory's own words (see recall/search-text). */
+  search_text?: string;
+  at: Date;
+  reason: string;
+  /** For its history: the fields changed and what they said before. */
+  details: JsonObject;
+}
+
 export interface MemoryRecords {
   /** Inserts in one transaction; an id stored before (a retried request) is skipped. */
   insertEpisodic(rows: readonly NewEpisodic[]): Promise<void>;
@@ -63,4 +93,9 @@ export interface MemoryRecords {
   getMany(layer: MemoryLayer, ids: readonly string[]): Promise<StoredMemory[]>;
   /** A page of the memories matching the filter, newest first, in a stable order. */
   list(query: ListQuery): Promise<MemoryPage>;
+  /**
+   * Applies a correction with its `updated` event in the history and the audit log, in one
+   * transaction; false when the memory no longer exists.
+   */
+  update(correction: MemoryCorrection): Promise<boolean>;
 }

@@ -18,6 +18,14 @@ export function searchText(parts: readonly string[], context?: string): string {
   return (around.length > 0 ? [...own, CONTEXT_MARKER, ...around] : own).join(" ");
 }
 
+/** A stored search text with its own words replaced and its context's kept (a correction). */
+export function withOwnWords(stored: string, own: string): string {
+  const { context } = searchDocument(stored);
+  return [own, ...(context.length > 0 ? [CONTEXT_MARKER, ...context] : [])]
+    .filter((part) => part.length > 0)
+    .join(" ");
+}
+
 /** Normalised, segmented and stemmed words in text order (duplicates kept). */
 export function searchTerms(text: string): string[] {
   return wordTokens(text).map(stem);

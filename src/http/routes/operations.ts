@@ -16,7 +16,8 @@ import { json, type RouteSpec } from "../route.js";
 
 type Spec = OperationSpec<MemoryOperation>;
 
-const takesBody = (binding: HttpBinding) => binding.body ?? binding.method === "post";
+const takesBody = (binding: HttpBinding) =>
+  binding.body ?? (binding.method === "post" || binding.method === "patch");
 
 /** The input fields this route does not take from its body. */
 function elsewhere(binding: HttpBinding): Set<string> {

@@ -1,8 +1,8 @@
-/** Looking at what is stored: one memory by id, and listings by filter. */
+/** Managing what is stored: one memory by id, listings by filter, corrections. */
 import type { MemoryWithProvenance } from "../core/memories/browse.js";
 import type { StoredMemory } from "../core/memories/ports.js";
-import { GetOutput, ListOutput } from "../core/outputs.js";
-import { ListInput, MemoryIdInput } from "../core/schemas.js";
+import { GetOutput, ListOutput, UpdateOutput } from "../core/outputs.js";
+import { ListInput, MemoryIdInput, UpdateInput } from "../core/schemas.js";
 import { renderMemories } from "./render.js";
 import { defineOperations } from "./spec.js";
 
@@ -28,7 +28,7 @@ function provenanceLines({ provenance }: MemoryWithProvenance): string[] {
   return lines;
 }
 
-export const browseOperations = defineOperations({
+export const manageOperations = defineOperations({
   get: {
     summary: "One memory of either layer, with its provenance",
     description:
@@ -169,6 +169,66 @@ export const browseOperations = defineOperations({
             ...(list.memories.length === 0 ? ["no memories match"] : list.memories.map(memoryLine)),
             `${list.memories.length} of ${list.total}${list.next_cursor ? `; next page: --cursor ${list.next_cursor}` : ""}`,
           ].join("\n"),
+      },
+    ],
+  },
+
+  update: {
+    summary: "Correct a memory: its text, task type, outcome, tags, metadata or confidence",
+    description:
+      "The fields given replace the stored ones (tags and metadata as a whole); a changed text " +
+      "is embedded and indexed again. What the fields said before stays in the memory's " +
+      "history, and the audit log records the correction. It neither merges nor supersedes: " +
+      "to record a new fact that replaces an old one, store it.",
+    input: UpdateInput,
+    output: UpdateOutput,
+    effect: "write",
+    agent: { kind: "custom" },
+    http: [
+      {
+        method: "patch",
+        path: "/v1/memories/{id}",
+        tag: "memories",
+        params: { id: "memory_id" },
+        status: 200,
+        returns: "The memory as corrected, and the fields that changed.",
+        errors: [400, 404, 413, 503],
+      },
+    ],
+    mcp: {
+      name: "memory_update",
+      title: "Correct a memory",
+      description:
+        "Correct one of your memories that turned out wrong or incomplete: its summary, or a " +
+        "fact's key_text / value_text, task type, outcome, tags, metadata or confidence. Only " +
+        "the fields you give change; the old values stay in its history. Call it when the user " +
+        "corrects something you remembered. 更正一条记忆的内容、标签或置信度。",
+      idempotent: true,
+      text: (memory) =>
+        memory.changed.length === 0
+          ? `Memory ${memory.id} already said that; nothing changed.`
+          : `Memory ${memory.id} corrected: ${memory.changed.join(", ")}.`,
+    },
+    cli: [
+      {
+        command: "update",
+        description: "correct a memory: its text, task type, outcome, tags, metadata or confidence",
+        args: [{ field: "memory_id", syntax: "<id>", help: "memory id" }],
+        options: {
+          summary: { flag: "--summary <text>", help: "episodic: the corrected summary" },
+          key_text: { flag: "--key <text>", help: "semantic: the corrected rule or fact" },
+          value_text: { flag: "--value <text>", help: "semantic: the corrected detail" },
+          task_type: { flag: "--task-type <type>", help: "the corrected task type" },
+          outcome: { flag: "--outcome <outcome>", help: "episodic: success | failure | partial" },
+          tags: { flag: "--tags <a,b>", help: "the tags from now on (replacing the old ones)" },
+          metadata: { flag: "--metadata <json>", help: "the metadata from now on (a JSON object)" },
+          confidence: { flag: "--confidence <0..1>", help: "the confidence from now on" },
+          reason: { flag: "--reason <text>", help: "why; kept in its history and the audit log" },
+        },
+        human: (memory) =>
+          memory.changed.length === 0
+            ? `nothing changed: ${memory.id} already says that`
+            : `${memoryLine(memory)}\ncorrected ${memory.changed.join(", ")}`,
       },
     ],
   },
