@@ -72,7 +72,9 @@ function validPath(route: (typeof ROUTES)[number]): string {
   });
 }
 
-const bodyRoutes = ROUTES.filter((route) => route.request?.body && route.method === "post");
+const bodyRoutes = ROUTES.filter(
+  (route) => route.request?.body && (route.method === "post" || route.method === "patch"),
+);
 const pathRoutes = ROUTES.filter((route) => route.request?.path);
 
 async function send(method: string, path: string, body?: string) {

@@ -416,6 +416,22 @@ describe("REST routes", () => {
       "NOT_FOUND",
       "memory_id",
     );
+    // Export a page, and import it back: everything is stored already, so nothing changes.
+    const page = await call(base, "GET", "/v1/export?limit=2&with_vectors=true");
+    expect(page.status).toBe(200);
+    expect(page.body.header).toMatchObject({ format: "hindsight-export", with_vectors: true });
+    expect(page.body.next_cursor).toEqual(expect.any(String));
+    const again = await call(base, "POST", "/v1/import", {
+      body: { records: page.body.records, embedder: page.body.header.embedder },
+    });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ imported: 0, embedded: 0 });
+    expectError(
+      await call(base, "POST", "/v1/import", { body: { records: [{ kind: "memory" }] } }),
+      400,
+      "INVALID_INPUT",
+      "records[0].layer",
+    );
     for (const id of tagged) await call(base, "DELETE", `/v1/memories/${id}?mode=hard`);
   });
 
@@ -818,6 +834,8 @@ describe("failures of the store, the embedder and the code", () => {
       get: fail,
       list: fail,
       update: fail,
+      exportMemories: fail,
+      importMemories: fail,
       forget: fail,
       audit: fail,
       summarize: fail,

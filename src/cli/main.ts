@@ -9,6 +9,7 @@ import { registerMcp } from "./commands/mcp.js";
 import { registerOperations } from "./commands/operations.js";
 import { registerReembed } from "./commands/reembed.js";
 import { registerServe } from "./commands/serve.js";
+import { registerTransfer } from "./commands/transfer.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { VERSION } from "./version.js";
 
@@ -25,6 +26,7 @@ const program = new Command()
 
 for (const register of [
   registerOperations,
+  registerTransfer,
   registerReembed,
   registerFetchModel,
   registerMcp,

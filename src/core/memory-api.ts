@@ -26,6 +26,7 @@ import type {
   StoredKnowledge,
 } from "./sharing/types.js";
 import type { SummaryResult } from "./summarize/summarize-memories.js";
+import type { ExportPage, ImportResult } from "./transfer/transfer.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "./types.js";
 import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
 
@@ -41,6 +42,10 @@ export interface MemoryApi {
   list(input?: unknown): Promise<MemoryList>;
   /** Corrects a memory: its text, task type, outcome, tags, metadata or confidence. */
   update(input: unknown): Promise<UpdateResult>;
+  /** A page of the store in the export format (memories, groups, trust). */
+  exportMemories(input?: unknown): Promise<ExportPage>;
+  /** Writes exported records into this store; what it holds already is left as it is. */
+  importMemories(input: unknown): Promise<ImportResult>;
   forget(input: unknown): Promise<ForgetResult>;
   /** The audit log of destructive operations (forget, delete, merge, supersede, restore). */
   audit(input: unknown): Promise<{ entries: AuditEntry[] }>;

@@ -7,6 +7,13 @@ import { z } from "zod";
 import { AUDITED_OPERATIONS } from "./audit.js";
 import { MEMORY_EVENTS } from "./lifecycle/ports.js";
 import { REVIEW_DECISIONS, REVIEW_STATUSES, TRUST_LEVELS } from "./sharing/types.js";
+import {
+  ExportedEpisodic,
+  ExportedGroup,
+  ExportedSemantic,
+  ExportedTrust,
+  ExportHeader,
+} from "./transfer/format.js";
 import { LAYERS, OUTCOMES, STATUSES } from "./types.js";
 import { WorkingContextOutput } from "./working/schemas.js";
 
@@ -158,6 +165,30 @@ export const UpdateOutput = z.discriminatedUnion("layer", [
   EpisodicMemoryOutput.extend({ layer: z.literal("episodic"), ...Changed }),
   SemanticMemoryOutput.extend({ layer: z.literal("semantic"), ...Changed }),
 ]);
+
+export const ExportOutput = z.object({
+  header: ExportHeader.describe("The file's first line: format, version, embedder."),
+  records: z
+    .array(z.union([ExportedEpisodic, ExportedSemantic, ExportedGroup, ExportedTrust]))
+    .describe(
+      "The lines after the header: memories, episodic first; groups and trust on the first page.",
+    ),
+  next_cursor: z
+    .string()
+    .nullable()
+    .describe("Pass as cursor for the next page; null on the last."),
+});
+
+export const ImportOutput = z.object({
+  imported: z.number().int().describe("Memories written."),
+  skipped: z
+    .number()
+    .int()
+    .describe("Memories the store held already (same id): left as they were."),
+  embedded: z.number().int().describe("Memories embedded again: no vector, or another embedder's."),
+  groups: z.number().int().describe("Group memberships added."),
+  trust: z.number().int().describe("Source trust settings added."),
+});
 
 export const ListOutput = z.object({
   memories: z

@@ -7,6 +7,7 @@ import type { ConsolidationStore, KnowledgeStore, LifecycleStore } from "./lifec
 import type { MemoryRecords } from "./memories/ports.js";
 import type { RecallStore } from "./recall/ports.js";
 import type { SharingStore } from "./sharing/ports.js";
+import type { TransferStore } from "./transfer/ports.js";
 import type { LayerCounts, LlmBreakerStats, MemoryLayer } from "./types.js";
 
 export interface Clock {
@@ -97,6 +98,7 @@ export interface Storage {
   readonly consolidation: ConsolidationStore;
   readonly sharing: SharingStore;
   readonly audit: AuditLog;
+  readonly transfer: TransferStore;
 }
 
 /**

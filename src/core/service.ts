@@ -59,6 +59,13 @@ import type {
 } from "./sharing/types.js";
 import { summarize } from "./summarize/summarize.js";
 import type { SummaryResult, TokenCounter } from "./summarize/summarize-memories.js";
+import {
+  type ExportPage,
+  exportMemories,
+  type ImportResult,
+  importMemories,
+  type TransferDeps,
+} from "./transfer/transfer.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "./types.js";
 import { isoDates, validate } from "./validate.js";
 import type { WorkingMemoryStore } from "./working/ports.js";
@@ -223,6 +230,28 @@ export class MemoryService implements MemoryApi {
       },
       input,
     );
+  }
+
+  // ---- Moving a store (see transfer/).
+
+  /** A page of the store in the export format: memories, and groups and trust on the first. */
+  exportMemories(input: unknown = {}): Promise<ExportPage> {
+    return exportMemories(this.transferDeps(), input);
+  }
+
+  /** Writes exported records; same ids, so importing twice changes nothing the second time. */
+  importMemories(input: unknown): Promise<ImportResult> {
+    return importMemories(this.transferDeps(), input);
+  }
+
+  private transferDeps(): TransferDeps {
+    return {
+      transfer: this.storage.transfer,
+      memories: this.storage.memories,
+      embedder: this.embedder,
+      embed: (texts) => this.embed(texts),
+      now: () => this.options.clock.now(),
+    };
   }
 
   // ---- Recall and summaries (see recall/, summarize/).

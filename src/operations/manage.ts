@@ -1,8 +1,15 @@
 /** Managing what is stored: one memory by id, listings by filter, corrections. */
 import type { MemoryWithProvenance } from "../core/memories/browse.js";
 import type { StoredMemory } from "../core/memories/ports.js";
-import { GetOutput, ListOutput, UpdateOutput } from "../core/outputs.js";
+import {
+  ExportOutput,
+  GetOutput,
+  ImportOutput,
+  ListOutput,
+  UpdateOutput,
+} from "../core/outputs.js";
 import { ListInput, MemoryIdInput, UpdateInput } from "../core/schemas.js";
+import { ExportInput, ImportInput } from "../core/transfer/transfer.js";
 import { renderMemories } from "./render.js";
 import { defineOperations } from "./spec.js";
 
@@ -231,5 +238,57 @@ export const manageOperations = defineOperations({
             : `${memoryLine(memory)}\ncorrected ${memory.changed.join(", ")}`,
       },
     ],
+  },
+
+  // Moving a store: the CLI's `export` and `import` (cli/commands/transfer) stream files
+  // through these, a page or a batch at a time.
+  exportMemories: {
+    summary: "Export the store, a page at a time, in hindsight's JSON Lines format",
+    description:
+      "Every memory of both layers with its status, history, provenance links, access " +
+      "statistics and decay state (and its vector with with_vectors); the first page also " +
+      "carries the groups and source trust. Write the header, then each page's records, one " +
+      "JSON object per line: that is the export file `hindsight import` reads.",
+    input: ExportInput,
+    output: ExportOutput,
+    effect: "read",
+    agent: { kind: "operator", needs: "exporting the store" },
+    http: [
+      {
+        method: "get",
+        path: "/v1/export",
+        tag: "memories",
+        query: ["cursor", "limit", "with_vectors"],
+        status: 200,
+        returns: "A page of the export.",
+        errors: [400, 503],
+      },
+    ],
+    mcp: null,
+    cli: null,
+  },
+
+  importMemories: {
+    summary: "Import records of an export into this store; what it holds already is kept",
+    description:
+      "Records are checked one by one before anything is written, and a batch is written in " +
+      "one transaction. Memories keep their ids, so importing a file twice changes nothing " +
+      "the second time; vectors made by another embedder, or left out, are computed again.",
+    input: ImportInput,
+    output: ImportOutput,
+    effect: "write",
+    agent: { kind: "operator", needs: "importing into the store" },
+    http: [
+      {
+        method: "post",
+        path: "/v1/import",
+        tag: "memories",
+        status: 200,
+        returns: "What was imported and skipped.",
+        errors: [400, 413, 503],
+      },
+    ],
+    mcp: null,
+    cli: null,
   },
 });

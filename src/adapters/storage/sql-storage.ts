@@ -17,6 +17,7 @@ import { migrate } from "./migrate.js";
 import { SqlRecallStore } from "./recall-store.js";
 import { TABLE } from "./rows.js";
 import { SqlSharingStore } from "./sharing-store.js";
+import { SqlTransferStore } from "./transfer-sql.js";
 
 export class SqlStoreAdmin implements StoreAdmin {
   constructor(private readonly driver: SqlDriver) {}
@@ -63,6 +64,7 @@ export class SqlStorage implements Storage {
   readonly consolidation: SqlConsolidationStore;
   readonly sharing: SqlSharingStore;
   readonly audit: SqlAuditLog;
+  readonly transfer: SqlTransferStore;
 
   constructor(private readonly driver: SqlDriver) {
     this.admin = new SqlStoreAdmin(driver);
@@ -73,6 +75,7 @@ export class SqlStorage implements Storage {
     this.consolidation = new SqlConsolidationStore(driver);
     this.sharing = new SqlSharingStore(driver);
     this.audit = new SqlAuditLog(driver);
+    this.transfer = new SqlTransferStore(driver);
   }
 
   /** Working memory kept in this database, for when no Redis is configured (migration 3). */

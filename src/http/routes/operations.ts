@@ -55,7 +55,7 @@ function otherwise(spec: Spec, binding: HttpBinding, field: string): string {
 
 /**
  * The declared query parameters, as the schema's field types (numbers as numbers, lists as
- * lists). A field of the input that this route does not take from the query is refused — a
+ * lists, `true` / `false` as booleans). A field of the input that this route does not take from the query is refused — a
  * GET never writes, so `GET /v1/working/{session}?budget=` must not set a budget behind the
  * reader's back — while names the input does not know are passed on for the strict schema to
  * refuse by name.
@@ -75,7 +75,9 @@ function queryInput(c: Context, spec: Spec, binding: HttpBinding): Record<string
           ? values.flatMap((item) => item.split(",").map((part) => part.trim()))
           : kind === "number"
             ? numberFromText(value)
-            : value;
+            : kind === "boolean" && (value === "true" || value === "false")
+              ? value === "true"
+              : value;
     } else if (schema) {
       throw invalidInput(
         name,

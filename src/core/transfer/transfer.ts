@@ -1,0 +1,162 @@
+/**
+ * Moving a store: `exportMemories` reads it page by page in the export format (format.ts);
+ * `importMemories` writes a batch of exported records into any store — the same ids, so a
+ * second import changes nothing; vectors made by another embedder (or left out of the file)
+ * are computed again with this store's.
+ */
+import { z } from "zod";
+import { ErrorCode, HindsightError, invalidInput } from "../errors.js";
+import { embeddingText } from "../memories/embedding-text.js";
+import type { MemoryRecords } from "../memories/ports.js";
+import { findMemories } from "../memories/read.js";
+import type { Embedder } from "../ports.js";
+import { LAYERS, type MemoryLayer } from "../types.js";
+import { validate } from "../validate.js";
+import {
+  EXPORT_FORMAT,
+  EXPORT_VERSION,
+  type ExportedGroup,
+  type ExportedMemory,
+  type ExportedTrust,
+  type ExportHeader,
+  type ExportRecord,
+  recordSchema,
+} from "./format.js";
+import type { ExportPosition, ImportCounts, ImportedMemory, TransferStore } from "./ports.js";
+
+export const TRANSFER_LIMITS = { exportPage: 1000, importBatch: 1000 } as const;
+
+export const ExportInput = z.strictObject({
+  cursor: z
+    .string()
+    .max(200)
+    .optional()
+    .describe("The previous page's next_cursor, for the page after it."),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(TRANSFER_LIMITS.exportPage)
+    .default(500)
+    .describe(`Memories per page, 1..${TRANSFER_LIMITS.exportPage}.`),
+  with_vectors: z
+    .boolean()
+    .default(false)
+    .describe("Include each memory's vector (otherwise the importing store embeds it again)."),
+});
+export type ExportInput = z.input<typeof ExportInput>;
+
+export const ImportInput = z.strictObject({
+  records: z
+    .array(z.unknown())
+    .max(TRANSFER_LIMITS.importBatch)
+    .describe("Records of an export (its lines after the header), checked one by one."),
+  embedder: z
+    .strictObject({ id: z.string(), dimensions: z.number().int().positive() })
+    .optional()
+    .describe("The header's embedder: vectors made by another one are computed again."),
+});
+export type ImportInput = z.input<typeof ImportInput>;
+
+export interface ExportPage {
+  header: ExportHeader;
+  /** Memories, episodic first; the first page also carries the groups and trust settings. */
+  records: ExportRecord[];
+  next_cursor: string | null;
+}
+
+export type ImportResult = ImportCounts & { embedded: number };
+
+export interface TransferDeps {
+  transfer: TransferStore;
+  memories: MemoryRecords;
+  embedder: Pick<Embedder, "id" | "dimensions">;
+  embed(texts: string[]): Promise<Float32Array[]>;
+  now(): Date;
+}
+
+function encodeCursor(position: ExportPosition): string {
+  return Buffer.from(`${position.layer}|${position.id}`, "utf8").toString("base64url");
+}
+
+const UUID = z.uuid();
+
+function decodeCursor(cursor: string): ExportPosition {
+  const [layer, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+  if (rest.length > 0 || !LAYERS.includes(layer as MemoryLayer) || !UUID.safeParse(id).success) {
+    throw invalidInput("cursor", "is not a next_cursor from an earlier page of this export");
+  }
+  return { layer: layer as MemoryLayer, id: id! };
+}
+
+export async function exportMemories(deps: TransferDeps, input: unknown): Promise<ExportPage> {
+  const request = validate(ExportInput, input);
+  const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
+  const page = await deps.transfer.exportMemories(after, request.limit, request.with_vectors);
+  const sharing = after === undefined ? await deps.transfer.exportSharing() : undefined;
+  return {
+    header: {
+      kind: "header",
+      format: EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      exported_at: deps.now().toISOString(),
+      embedder: { id: deps.embedder.id, dimensions: deps.embedder.dimensions },
+      with_vectors: request.with_vectors,
+    },
+    records: [...(sharing ? [...sharing.groups, ...sharing.trust] : []), ...page.memories],
+    next_cursor: page.next ? encodeCursor(page.next) : null,
+  };
+}
+
+/**
+ * A record checked with its kind's schema; an error names the record and the field, e.g.
+ * `records[3].outcome` (the CLI names the file's line instead).
+ */
+export function parseRecord(value: unknown, where: string): ExportRecord {
+  const schema = recordSchema(value);
+  if (typeof schema === "string") {
+    const [field, message] = schema.includes(": ") ? schema.split(": ", 2) : ["", schema];
+    throw invalidInput(field ? `${where}.${field}` : where, message!);
+  }
+  try {
+    return validate(schema, value);
+  } catch (error) {
+    if (error instanceof HindsightError && error.code === ErrorCode.INVALID_INPUT) {
+      const field = `${where}.${error.field ?? "input"}`;
+      throw new HindsightError(ErrorCode.INVALID_INPUT, `${where}.${error.message}`, { field });
+    }
+    throw error;
+  }
+}
+
+export async function importMemories(deps: TransferDeps, input: unknown): Promise<ImportResult> {
+  const request = validate(ImportInput, input);
+  const records = request.records.map((record, index) => parseRecord(record, `records[${index}]`));
+  const memories = records.filter((record): record is ExportedMemory => record.kind === "memory");
+  const groups = records.filter((record): record is ExportedGroup => record.kind === "group");
+  const trust = records.filter((record): record is ExportedTrust => record.kind === "trust");
+  const sameEmbedder =
+    request.embedder?.id === deps.embedder.id &&
+    request.embedder.dimensions === deps.embedder.dimensions;
+  const reuse = (memory: ExportedMemory) =>
+    sameEmbedder && memory.embedding?.length === deps.embedder.dimensions;
+  // Memories stored already are skipped by the store; embedding them again would be wasted.
+  const stored = await findMemories(
+    deps.memories,
+    memories.map((memory) => memory.id),
+  );
+  const missing = memories.filter((memory) => !reuse(memory) && !stored.has(memory.id));
+  const vectors = await deps.embed(
+    missing.map((memory) =>
+      memory.layer === "episodic"
+        ? embeddingText("episodic", memory)
+        : embeddingText("semantic", memory),
+    ),
+  );
+  const computed = new Map(missing.map((memory, index) => [memory, [...vectors[index]!]]));
+  const imported: ImportedMemory[] = memories
+    .filter((memory) => !stored.has(memory.id))
+    .map((memory) => ({ ...memory, embedding: computed.get(memory) ?? memory.embedding! }));
+  const counts = await deps.transfer.importRecords(imported, groups, trust);
+  return { ...counts, skipped: counts.skipped + stored.size, embedded: missing.length };
+}
