@@ -807,6 +807,10 @@ describe("shared memory through MCP and the CLI", () => {
       expect(
         (await call("executor-key", "GET", `/v1/memories/${stored.body.id}`)).body,
       ).toMatchObject({ id: stored.body.id, shared_group: "ops" });
+      // Moving the store is the operator's.
+      expect((await call("planner-key", "GET", "/v1/export")).status).toBe(403);
+      expect((await call("planner-key", "POST", "/v1/import", { records: [] })).status).toBe(403);
+      expect((await call("op-key", "GET", "/v1/export?limit=1")).status).toBe(200);
       // Corrections: its own private memories only; shared knowledge is the operator's.
       const fix = { value_text: "retry the deploy three times" };
       expect(
