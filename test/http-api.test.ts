@@ -435,6 +435,19 @@ describe("REST routes", () => {
     for (const id of tagged) await call(base, "DELETE", `/v1/memories/${id}?mode=hard`);
   });
 
+  it("serves the inspector's files with a same-origin policy, and nothing outside them", async () => {
+    const page = await call(base, "GET", "/ui", { validate: false });
+    expect(page.status).toBe(200);
+    expect(page.headers["content-type"]).toMatch(/^text\/html/);
+    expect(page.headers["content-security-policy"]).toContain("default-src 'self'");
+    expect(page.text).toContain('<script type="module" src="/ui/main.js">');
+    const script = await call(base, "GET", "/ui/main.js", { validate: false });
+    expect(script.headers["content-type"]).toMatch(/^text\/javascript/);
+    for (const path of ["/ui/..%2Fpackage.json", "/ui/nothing.js", "/ui/..%2F..%2Fetc%2Fpasswd"]) {
+      expect((await call(base, "GET", path, { validate: false })).status).toBe(404);
+    }
+  });
+
   it("answers /health with the store reachable", async () => {
     const reply = await call(base, "GET", "/health");
     expect(reply.status).toBe(200);
@@ -1321,6 +1334,7 @@ describe("OpenAPI document", () => {
     const served = new Set<string>();
     for (const route of routes) {
       if (route.path.includes("*")) continue; // middleware of every route
+      if (route.path.startsWith("/ui")) continue; // the inspector's page: files, not the API
       const path = route.path.replace(/:(\w+)/g, "{$1}");
       // MCP takes every method; POST is the one that does something.
       const method = route.method === "ALL" ? "post" : route.method.toLowerCase();

@@ -1,6 +1,6 @@
 /**
  * The HTTP surface: REST under /v1, MCP at /mcp, health, metrics and the OpenAPI document,
- * all thin translations of MemoryApi calls.
+ * all thin translations of MemoryApi calls, and the memory inspector's page at /ui.
  */
 import { type Handler, Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
@@ -20,6 +20,7 @@ import { hostGuard } from "./origin.js";
 import { rateLimit } from "./rate-limit.js";
 import { honoPath, type RouteDeps } from "./route.js";
 import { ROUTES } from "./routes/index.js";
+import { loadUi, serveUi } from "./ui.js";
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
@@ -128,6 +129,10 @@ export function createHttpApp(memory: MemoryApi, options: HttpAppOptions = {}): 
     // Hono's "ALL" matches every method.
     app.on(route.method.toUpperCase(), [honoPath(route.path)], ...chain, handler);
   }
+  // The inspector's page and assets: no data in them, so no key; the Host check still applies.
+  const ui = serveUi(loadUi(), keys !== undefined);
+  app.get("/ui", guard, ui);
+  app.get("/ui/:file", guard, ui);
   app.notFound((c) =>
     errorResponse(c, "ROUTE_NOT_FOUND", `no route ${c.req.method} ${new URL(c.req.url).pathname}`),
   );

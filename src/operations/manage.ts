@@ -126,9 +126,10 @@ export const manageOperations = defineOperations({
       name: "memory_list",
       title: "List memories",
       description:
-        "Browse your stored memories, newest first, by layer, task type, tags, status and time " +
-        "— to see what you know rather than to search for it (use memory_recall to search). " +
-        "Pass next_cursor back as cursor for the next page. 按条件浏览已存储的记忆。",
+        "Browse your stored memories, newest first, by layer, task type, tags, status and time. " +
+        "Call it when the user asks what you remember (about a task type, a tag, a period), not " +
+        "to answer a question — memory_recall searches. Pass next_cursor back as cursor for the " +
+        "next page. 按条件浏览已存储的记忆。",
       idempotent: true,
       text: (list) =>
         [

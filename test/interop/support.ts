@@ -111,7 +111,7 @@ export async function expectToolList(client: Client): Promise<void> {
     destructiveHint: false,
     idempotentHint: false,
   });
-  for (const name of ["memory_recall", "memory_stats"]) {
+  for (const name of ["memory_recall", "memory_stats", "memory_get", "memory_list"]) {
     expect(byName[name]?.annotations?.readOnlyHint, name).toBe(true);
   }
   // With session_id it rewrites a working-memory session (losing nothing).
@@ -160,6 +160,8 @@ export async function expectToolList(client: Client): Promise<void> {
       "query_text",
       "query_time",
       "session_id",
+      "tags",
+      "tags_match",
       "task_type_filter",
       "time_range",
       "time_zone",
@@ -168,6 +170,7 @@ export async function expectToolList(client: Client): Promise<void> {
     ].sort(),
   );
   expect(recall.required).toEqual(["query_text"]);
+  expect(recall.properties?.tags_match).toMatchObject({ enum: ["any", "all"], default: "any" });
   expect(recall.properties?.top_k).toMatchObject({ type: "integer", default: 5, maximum: 20 });
   expect(recall.properties?.memory_layer).toMatchObject({
     enum: ["episodic", "semantic", "all"],

@@ -139,6 +139,7 @@ export function registerServe(program: Command): void {
             );
           }
           process.stderr.write(`hindsight: listening on ${server.url} (REST /v1, MCP /mcp)\n`);
+          process.stderr.write(`hindsight: memory inspector at ${server.url}/ui\n`);
           // Maintenance and consolidation (HINDSIGHT_MAINTAIN_INTERVAL, …_CONSOLIDATE_INTERVAL)
           // of every tenant's store, not only of those that had a request.
           const tenantNames = new Set([

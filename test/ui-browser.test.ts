@@ -1,0 +1,136 @@
+/**
+ * The memory inspector in a real headless Chromium against a real `hindsight serve`: the key is
+ * asked for, search finds the memory meant, an edit is persisted, forget and restore round-trip,
+ * the language switches — and the page logs no script error.
+ */
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { killServers, type Served, serve } from "./support/serve.js";
+
+const CHROMIUM = process.env.HINDSIGHT_TEST_CHROMIUM ?? "/usr/bin/chromium";
+const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM}`;
+if (missing && process.env.CI === "true") {
+  throw new Error(`CI=true and ${missing}; .ci/run installs Debian's chromium package`);
+}
+
+const KEY = "ui-test-key";
+
+describe.skipIf(missing !== undefined)("the memory inspector in Chromium", () => {
+  let dir: string;
+  let server: Served;
+  let browser: Browser;
+  let page: Page;
+  const problems: string[] = [];
+  let billing: string;
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, "content-type": "application/json" },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    });
+    return (await response.json()) as Record<string, unknown>;
+  };
+  const text = (selector: string) =>
+    page.$eval(selector, (element) => (element as unknown as { innerText: string }).innerText);
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "hindsight-ui-"));
+    server = await serve({
+      HINDSIGHT_DATA_DIR: join(dir, "data"),
+      HINDSIGHT_API_KEY: KEY,
+      HINDSIGHT_LOG_LEVEL: "warn",
+    });
+    billing = String(
+      (
+        await api("POST", "/v1/memories", {
+          task_type: "deploy",
+          summary: "Deploying billing failed: port 8080 already in use",
+          outcome: "failure",
+          tags: ["billing"],
+        })
+      ).id,
+    );
+    await api("POST", "/v1/memories", {
+      task_type: "review",
+      summary: "Reviewed the payments pull request",
+      outcome: "success",
+    });
+    browser = await puppeteer.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--lang=en-US"],
+    });
+    page = await browser.newPage();
+    page.on("console", (message) => {
+      if (message.type() === "error") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(String(error)));
+  });
+  afterAll(async () => {
+    await browser?.close();
+    killServers();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("asks for the API key, then searches in the user's words", async () => {
+    await page.goto(`${server.url}/ui`);
+    await page.waitForSelector("#key-form input[name=key]");
+    await page.type("#key-form input[name=key]", KEY);
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("input[type=search]");
+    await page.type("input[type=search]", "why did the billing deploy fail");
+    await page.keyboard.press("Enter");
+    await page.waitForSelector("#results article");
+    expect(await text("#results article")).toContain("Deploying billing failed");
+    expect(
+      await page.$$eval("#results article:first-child mark", (marks) => marks.length),
+    ).toBeGreaterThan(0);
+  });
+
+  it("opens a memory, edits it, forgets and restores it — each persisted", async () => {
+    await page.goto(`${server.url}/ui#/memory/${billing}`);
+    await page.waitForSelector("h2");
+    expect(await text("h2")).toContain("port 8080");
+    await page.click(".actions button:first-child");
+    await page.$eval("#editor textarea[name=summary]", (area) => {
+      (area as unknown as { value: string }).value =
+        "Deploying billing failed: port 9090 already in use";
+    });
+    await page.click("#editor button[type=submit]");
+    await page.waitForFunction(`document.querySelector("h2")?.textContent?.includes("9090")`);
+    expect(await api("GET", `/v1/memories/${billing}`)).toMatchObject({
+      summary: "Deploying billing failed: port 9090 already in use",
+    });
+    expect(await text("#history")).toContain("updated");
+
+    const [, forget] = await page.$$(".actions button");
+    await forget!.click();
+    await page.waitForFunction(
+      `document.querySelector(".meta")?.textContent?.includes("archived")`,
+    );
+    expect(await api("GET", `/v1/memories/${billing}`)).toMatchObject({ status: "archived" });
+    const [, restore] = await page.$$(".actions button");
+    await restore!.click();
+    await page.waitForFunction(`document.querySelector(".meta")?.textContent?.includes("active")`);
+    expect(await api("GET", `/v1/memories/${billing}`)).toMatchObject({ status: "active" });
+  });
+
+  it("browses with filters and switches to Chinese", async () => {
+    await page.goto(`${server.url}/ui#/browse`);
+    await page.waitForSelector("#memories p");
+    expect(await text("#memories p")).toMatch(/^2 /);
+    await page.type("form.filters input[name=tags]", "billing");
+    await page.keyboard.press("Enter");
+    await page.waitForFunction(
+      `document.querySelector("#memories p")?.textContent?.startsWith("1 ")`,
+    );
+    await page.click("#language");
+    await page.waitForFunction(`document.querySelector("#nav")?.textContent?.includes("检索")`);
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
+});
