@@ -25,7 +25,10 @@ COPY scripts/fetch-model.mjs scripts/convert-e5-q4.py ./scripts/
 COPY scripts/calibration/multilingual-e5-small-q4.json ./scripts/calibration/
 RUN node scripts/fetch-model.mjs --out /app/.cache/models
 COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/build-ui.mjs ./scripts/
 COPY src ./src
+# The memory inspector's page (/ui): compiled and copied into dist/ui by the build.
+COPY ui ./ui
 RUN npm run build
 
 # ---- runtime: production dependencies, dist/ and the model, run as `node` (uid 1000) ----

@@ -426,7 +426,9 @@ describe("Dockerfile", () => {
     expect(ciInstall).toBe("npm ci --no-audit --no-fund");
     expect(ciRun).toMatch(/^\s*npm test\s*$/m);
     expect(pkg.scripts.pretest).toBe("npm run build && npm run typecheck");
-    expect(pkg.scripts.build).toBe("tsc -p tsconfig.build.json");
+    expect(pkg.scripts.build).toBe(
+      "tsc -p tsconfig.build.json && tsc -p ui/tsconfig.json && node scripts/build-ui.mjs",
+    );
 
     const build = stageNamed("build");
     const runs = all(build, "RUN")
@@ -577,18 +579,20 @@ describe(".dockerignore", () => {
       ".npmrc",
       "package-lock.json",
       "package.json",
+      "scripts/build-ui.mjs",
       "scripts/calibration/multilingual-e5-small-q4.json",
       "scripts/convert-e5-q4.py",
       "scripts/fetch-model.mjs",
       "src",
       "tsconfig.build.json",
       "tsconfig.json",
+      "ui",
     ]);
     for (const source of copied) {
       expect(statSync(join(ROOT, source)), source).toBeTruthy();
       expect(excluded(source), source).toBe(false);
     }
-    const sources = filesUnder("src");
+    const sources = [...filesUnder("src"), ...filesUnder("ui")];
     expect(sources.length).toBeGreaterThan(0);
     for (const file of sources) expect(excluded(file), file).toBe(file.endsWith(".test.ts"));
   });

@@ -120,10 +120,41 @@ describe.skipIf(missing !== undefined)("the memory inspector in Chromium", () =>
     expect(await api("GET", `/v1/memories/${billing}`)).toMatchObject({ status: "active" });
   });
 
+  it("reviews the quarantine, and previews what decay would archive", async () => {
+    await api("POST", "/v1/groups/ops/grant", { agent_ids: ["planner"] });
+    const shared = await api("POST", "/v1/facts", {
+      key_text: "release freeze",
+      value_text: "no releases in December",
+      source: "wiki",
+      agent_id: "planner",
+      shared_group: "ops",
+    });
+    expect(shared.review_status).toBe("quarantined");
+    await page.goto(`${server.url}/ui#/shared`);
+    await page.waitForSelector("article.quarantined");
+    await page.type("article.quarantined input[name=reason]", "checked with the release team");
+    await page.click("article.quarantined button.confirm");
+    await page.waitForFunction(`!document.querySelector("article.quarantined")`);
+    expect(await api("GET", `/v1/memories/${shared.id}`)).toMatchObject({
+      review_status: "confirmed",
+      reviewed_by: "inspector",
+    });
+
+    const before = await api("GET", "/v1/stats");
+    await page.goto(`${server.url}/ui#/lifecycle`);
+    await page.waitForSelector("input[name=now]");
+    await page.type("input[name=now]", "2030-01-01T00:00:00Z");
+    await page.click("#maintain-preview");
+    await page.waitForSelector("#lifecycle-output ul");
+    expect(await text("#lifecycle-output p")).toMatch(/^Would archive: [1-9]/);
+    expect(await api("GET", "/v1/stats")).toEqual(before);
+  });
+
   it("browses with filters and switches to Chinese", async () => {
     await page.goto(`${server.url}/ui#/browse`);
     await page.waitForSelector("#memories p");
-    expect(await text("#memories p")).toMatch(/^2 /);
+    // Two episodes and the confirmed shared fact.
+    expect(await text("#memories p")).toMatch(/^3 /);
     await page.type("form.filters input[name=tags]", "billing");
     await page.keyboard.press("Enter");
     await page.waitForFunction(

@@ -5,6 +5,7 @@
 import { apiKey, setApiKey } from "./api.js";
 import { h } from "./dom.js";
 import { currentLanguage, switchLanguage, t } from "./i18n.js";
+import { lifecycleView, sharedView } from "./operator-views.js";
 import { browseView, memoryView, searchView, statsView } from "./views.js";
 
 const main = document.getElementById("main")!;
@@ -36,6 +37,8 @@ function askForKey(): void {
 const ROUTES: { path: string; label: () => string }[] = [
   { path: "search", label: () => t("search") },
   { path: "browse", label: () => t("browse") },
+  { path: "lifecycle", label: () => t("lifecycle") },
+  { path: "shared", label: () => t("shared") },
   { path: "stats", label: () => t("stats") },
 ];
 
@@ -63,6 +66,8 @@ async function route(): Promise<void> {
   if (auth === "bearer" && !apiKey()) return askForKey();
   if (view === "browse") return browseView(main, notify);
   if (view === "stats") return statsView(main, notify);
+  if (view === "lifecycle") return lifecycleView(main, notify);
+  if (view === "shared") return sharedView(main, notify);
   if (view === "memory" && id) return memoryView(main, id, notify);
   return searchView(main, notify);
 }
