@@ -10,6 +10,7 @@ import {
 } from "../core/outputs.js";
 import { ListInput, MemoryIdInput, UpdateInput } from "../core/schemas.js";
 import { ExportInput, ImportInput } from "../core/transfer/transfer.js";
+import { scopeFilterFlags, tagFilterFlags } from "./flags.js";
 import { renderMemories } from "./render.js";
 import { defineOperations } from "./spec.js";
 
@@ -148,23 +149,12 @@ export const manageOperations = defineOperations({
             help: "episodic | semantic | all (default all)",
           },
           task_type: { flag: "--task-type <type>", help: "only memories of this task type" },
-          tags: {
-            flag: "--tag <tag>",
-            help: "only memories with this tag (repeatable: any of them; all with --all-tags)",
-            repeatable: true,
-          },
-          tags_match: {
-            flag: "--all-tags",
-            help: "with --tag: only memories with every tag given",
-            value: "all",
-          },
+          ...tagFilterFlags,
           status: {
             flag: "--status <status>",
             help: "active (default) | archived | quarantined | rejected | superseded | all",
           },
-          user_id: { flag: "--user <id>", help: "only memories of this user" },
-          agent_id: { flag: "--agent <id>", help: "only memories of this agent" },
-          session_id: { flag: "--session <id>", help: "only memories of this session" },
+          ...scopeFilterFlags,
           time_range: {
             flag: "--time-range <from~to>",
             help: "when it happened (episodic) or became valid (semantic), e.g. 2024-01-01~2024-01-31",

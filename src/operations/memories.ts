@@ -17,6 +17,7 @@ import {
 } from "../core/schemas.js";
 import type { SummaryResult } from "../core/summarize/summarize-memories.js";
 import type { LlmStats, MemoryStats, RecalledMemory } from "../core/types.js";
+import { scopeFilterFlags, tagFilterFlags } from "./flags.js";
 import { renderRecall, renderSummary } from "./render.js";
 import { defineOperations } from "./spec.js";
 
@@ -262,19 +263,8 @@ export const memoryOperations = defineOperations({
             flag: "--time-range <from~to>",
             help: "event-time window, e.g. 2024-01-01~2024-01-31",
           },
-          user_id: { flag: "--user <id>", help: "only memories of this user" },
-          agent_id: { flag: "--agent <id>", help: "only memories of this agent" },
-          session_id: { flag: "--session <id>", help: "only memories of this session" },
-          tags: {
-            flag: "--tag <tag>",
-            help: "only memories with this tag (repeatable: any of them; all with --all-tags)",
-            repeatable: true,
-          },
-          tags_match: {
-            flag: "--all-tags",
-            help: "with --tag: only memories with every tag given",
-            value: "all",
-          },
+          ...scopeFilterFlags,
+          ...tagFilterFlags,
           min_score: {
             flag: "--min-score <0..1>",
             help: "score floor; default the configured one",

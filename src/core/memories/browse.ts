@@ -4,6 +4,7 @@
  * how it ranks or decays.
  */
 import { invalidInput, notFound } from "../errors.js";
+import { scopeFilter } from "../filters.js";
 import type { LifecycleStore } from "../lifecycle/ports.js";
 import { parseTimeRange } from "../recall/time/range.js";
 import { ListInput, MemoryIdInput } from "../schemas.js";
@@ -52,12 +53,7 @@ export async function listMemories(records: MemoryRecords, input: unknown): Prom
     filter: {
       status: request.status,
       ...(request.task_type === undefined ? {} : { task_type: request.task_type }),
-      ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
-      ...(request.agent_id === undefined ? {} : { agent_id: request.agent_id }),
-      ...(request.session_id === undefined ? {} : { session_id: request.session_id }),
-      ...(request.tags === undefined
-        ? {}
-        : { tags: { values: request.tags, match: request.tags_match } }),
+      ...scopeFilter(request),
       ...range,
     },
     limit: request.limit,

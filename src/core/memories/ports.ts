@@ -2,6 +2,7 @@
  * What storing and reading memories by id need from storage: the rows of both layers. A
  * semantic memory is written through the knowledge port (lifecycle/ports), which deduplicates.
  */
+import type { ScopeFilter } from "../filters.js";
 import type { ListStatus } from "../schemas.js";
 import type { EpisodicMemory, JsonObject, MemoryLayer, SemanticMemory } from "../types.js";
 
@@ -33,13 +34,9 @@ export interface ListPosition {
 
 export interface ListQuery {
   layers: readonly MemoryLayer[];
-  filter: {
+  filter: ScopeFilter & {
     status: ListStatus;
     task_type?: string;
-    user_id?: string;
-    agent_id?: string;
-    session_id?: string;
-    tags?: { values: readonly string[]; match: "any" | "all" };
     /** On the listing's time: occurred_at (episodic), valid_from (semantic). */
     from?: Date;
     to?: Date;

@@ -3,18 +3,14 @@
  * rows of the winners come from the memory records (memories/ports).
  */
 
+import type { ScopeFilter } from "../filters.js";
 import type { MemoryLayer, Outcome } from "../types.js";
 import type { CorpusStats } from "./bm25.js";
 
-export interface CandidateFilter {
+export interface CandidateFilter extends ScopeFilter {
   task_type?: string;
   from?: Date;
   to?: Date;
-  user_id?: string;
-  agent_id?: string;
-  session_id?: string;
-  /** Memories holding any (or all) of these tags. */
-  tags?: { values: readonly string[]; match: "any" | "all" };
   include_archived: boolean;
 }
 

@@ -4,6 +4,7 @@
  */
 import { scriptCoverage } from "../../text/scripts.js";
 import { invalidInput } from "../errors.js";
+import { scopeFilter } from "../filters.js";
 import type { MemoryRecords, StoredMemory } from "../memories/ports.js";
 import type { Clock, Embedder, EmbedPurpose, Logger } from "../ports.js";
 import { RecallInput, recallInputSchema } from "../schemas.js";
@@ -123,12 +124,7 @@ export class Recall {
     await this.pendingAccess;
     const filter = {
       ...(request.task_type_filter === undefined ? {} : { task_type: request.task_type_filter }),
-      ...(request.user_id === undefined ? {} : { user_id: request.user_id }),
-      ...(request.agent_id === undefined ? {} : { agent_id: request.agent_id }),
-      ...(request.session_id === undefined ? {} : { session_id: request.session_id }),
-      ...(request.tags === undefined
-        ? {}
-        : { tags: { values: request.tags, match: request.tags_match } }),
+      ...scopeFilter(request),
       ...range,
       include_archived: request.include_archived,
     };

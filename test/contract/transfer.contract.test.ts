@@ -5,10 +5,10 @@
  * writes nothing and is named.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { fixedClock } from "../src/adapters/clock.js";
-import type { ExportRecord } from "../src/core/transfer/format.js";
-import { createHindsight, type Hindsight } from "../src/index.js";
-import { BACKENDS } from "./support/backends.js";
+import { fixedClock } from "../../src/adapters/clock.js";
+import type { ExportRecord } from "../../src/core/transfer/format.js";
+import { createHindsight, type Hindsight } from "../../src/index.js";
+import { BACKENDS } from "../support/backends.js";
 
 const clock = fixedClock(new Date("2025-05-01T12:00:00Z"));
 const pglite = BACKENDS.find((backend) => backend.name === "pglite")!;
