@@ -13,6 +13,7 @@ import type {
 } from "../../core/recall/ports.js";
 import type { MemoryLayer, Outcome } from "../../core/types.js";
 import { type SqlExecutor, toVectorLiteral } from "./executor.js";
+import { filterConditions } from "./filter-sql.js";
 import { RECALLABLE_BY_OTHERS, TABLE, USAGE_TABLE } from "./rows.js";
 
 /**
@@ -49,21 +50,9 @@ function whereClause(
 ): string {
   const conditions: string[] = [];
   if (!filter.include_archived) conditions.push("m.status = 'active'");
-  if (filter.task_type !== undefined) conditions.push(`m.task_type = ${bind(filter.task_type)}`);
-  if (filter.user_id !== undefined) conditions.push(`m.user_id = ${bind(filter.user_id)}`);
   if (layer === "semantic") conditions.push(sharedVisibility(filter.agent_id, bind));
   else if (filter.agent_id !== undefined) conditions.push(`m.agent_id = ${bind(filter.agent_id)}`);
-  if (filter.session_id !== undefined) {
-    conditions.push(`m.session_id = ${bind(filter.session_id)}`);
-  }
-  if (filter.tags !== undefined) {
-    // && overlaps (any), @> contains (all); both use the tags' GIN index (migration 8).
-    const operator = filter.tags.match === "all" ? "@>" : "&&";
-    conditions.push(`m.tags ${operator} ${bind(filter.tags.values)}::text[]`);
-  }
-  const timeColumn = layer === "episodic" ? "m.occurred_at" : "m.valid_from";
-  if (filter.from !== undefined) conditions.push(`${timeColumn} >= ${bind(filter.from)}`);
-  if (filter.to !== undefined) conditions.push(`${timeColumn} <= ${bind(filter.to)}`);
+  conditions.push(...filterConditions(layer, filter, bind));
   // Superseded knowledge stays in history but is not recalled as current.
   if (layer === "semantic") conditions.push("m.valid_to IS NULL");
   return conditions.length > 0 ? conditions.join(" AND ") : "TRUE";

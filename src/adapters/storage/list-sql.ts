@@ -9,13 +9,8 @@ import type { ListQuery, MemoryPage, StoredMemory } from "../../core/memories/po
 import type { ListStatus } from "../../core/schemas.js";
 import type { MemoryLayer } from "../../core/types.js";
 import type { SqlExecutor } from "./executor.js";
-import { COLUMNS, joinsOf, TABLE, toStored } from "./rows.js";
-
-/** The time a listing orders by and `from`/`to` filter on; the same column time_range uses. */
-const LIST_TIME: Record<MemoryLayer, string> = {
-  episodic: "m.occurred_at",
-  semantic: "m.valid_from",
-};
+import { filterConditions, MEMORY_TIME } from "./filter-sql.js";
+import { readMemories, TABLE } from "./rows.js";
 
 /** Knowledge in effect: neither replaced by a newer fact nor waiting for or refused review. */
 const CURRENT_KNOWLEDGE =
@@ -46,21 +41,9 @@ function whereOf(
 ): string | null {
   const status = statusCondition(layer, filter.status);
   if (status === null) return null;
-  const conditions = [status];
-  const equal = (column: string, value: string | undefined) => {
-    if (value !== undefined) conditions.push(`m.${column} = ${bind(value)}`);
-  };
-  equal("task_type", filter.task_type);
-  equal("user_id", filter.user_id);
-  equal("agent_id", filter.agent_id);
-  equal("session_id", filter.session_id);
-  if (filter.tags !== undefined) {
-    const operator = filter.tags.match === "all" ? "@>" : "&&";
-    conditions.push(`m.tags ${operator} ${bind(filter.tags.values)}::text[]`);
-  }
-  if (filter.from !== undefined) conditions.push(`${LIST_TIME[layer]} >= ${bind(filter.from)}`);
-  if (filter.to !== undefined) conditions.push(`${LIST_TIME[layer]} <= ${bind(filter.to)}`);
-  return conditions.join(" AND ");
+  // A listing names an agent's own memories (an agent key lists its own): no group sharing.
+  const agent = filter.agent_id === undefined ? [] : [`m.agent_id = ${bind(filter.agent_id)}`];
+  return [status, ...agent, ...filterConditions(layer, filter, bind)].join(" AND ");
 }
 
 export async function listMemories(db: SqlExecutor, query: ListQuery): Promise<MemoryPage> {
@@ -84,10 +67,10 @@ export async function listMemories(db: SqlExecutor, query: ListQuery): Promise<M
   // One more than the page: whether it is there says if a next page exists.
   const limit = bind(query.limit + 1);
   const pages = branches.map(
-    ({ layer, where }) => `(SELECT '${layer}'::text AS layer, m.id, ${LIST_TIME[layer]} AS at
+    ({ layer, where }) => `(SELECT '${layer}'::text AS layer, m.id, ${MEMORY_TIME[layer]} AS at
        FROM ${TABLE[layer]} m
-       WHERE ${where}${position ? ` AND (${LIST_TIME[layer]}, '${layer}'::text, m.id) < ${position}` : ""}
-       ORDER BY ${LIST_TIME[layer]} DESC, m.id DESC LIMIT ${limit})`,
+       WHERE ${where}${position ? ` AND (${MEMORY_TIME[layer]}, '${layer}'::text, m.id) < ${position}` : ""}
+       ORDER BY ${MEMORY_TIME[layer]} DESC, m.id DESC LIMIT ${limit})`,
   );
   const counts = branches.map(
     ({ layer, where }) => `(SELECT count(*) FROM ${TABLE[layer]} m WHERE ${where})`,
@@ -122,13 +105,7 @@ async function fullRows(
   const found = new Map<string, StoredMemory>();
   for (const layer of ["episodic", "semantic"] as const) {
     const ids = page.filter((entry) => entry.layer === layer).map((entry) => entry.id);
-    if (ids.length === 0) continue;
-    const rows = await db.query<Parameters<typeof toStored>[1]>(
-      `SELECT ${COLUMNS[layer]} FROM ${TABLE[layer]} m ${joinsOf(layer)}
-       WHERE m.id = ANY($1::uuid[])`,
-      [ids],
-    );
-    for (const row of rows) found.set(`${layer}:${row.id}`, toStored(layer, row));
+    for (const row of await readMemories(db, layer, ids)) found.set(`${layer}:${row.id}`, row);
   }
   return page.flatMap((entry) => found.get(`${entry.layer}:${entry.id}`) ?? []);
 }

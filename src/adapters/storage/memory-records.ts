@@ -7,7 +7,7 @@ import type {
   NewEpisodic,
   StoredMemory,
 } from "../../core/memories/ports.js";
-import type { EpisodicMemory, MemoryLayer, SemanticMemory } from "../../core/types.js";
+import type { MemoryLayer } from "../../core/types.js";
 import type { SqlDriver } from "./executor.js";
 import { guard } from "./guard.js";
 import {
@@ -17,7 +17,7 @@ import {
   refreshPlannerStatistics,
 } from "./insert-rows.js";
 import { listMemories } from "./list-sql.js";
-import { COLUMNS, joinsOf, TABLE, toStored } from "./rows.js";
+import { readMemories, TABLE } from "./rows.js";
 import { updateCorpus } from "./search-index.js";
 import { applyCorrection } from "./update-sql.js";
 
@@ -45,14 +45,7 @@ export class SqlMemoryRecords implements MemoryRecords {
 
   getMany(layer: MemoryLayer, ids: readonly string[]): Promise<StoredMemory[]> {
     if (ids.length === 0) return Promise.resolve([]);
-    return guard("reading memories", async () => {
-      const rows = await this.driver.query<EpisodicMemory | SemanticMemory>(
-        `SELECT ${COLUMNS[layer]} FROM ${TABLE[layer]} m ${joinsOf(layer)}
-         WHERE m.id = ANY($1::uuid[])`,
-        [ids],
-      );
-      return rows.map((row) => toStored(layer, row));
-    });
+    return guard("reading memories", () => readMemories(this.driver, layer, ids));
   }
 
   list(query: ListQuery): Promise<MemoryPage> {

@@ -1,6 +1,7 @@
 /** Column lists and row mapping between the tables and the domain types. */
 import type { StoredMemory } from "../../core/memories/ports.js";
 import type { EpisodicMemory, MemoryLayer, SemanticMemory } from "../../core/types.js";
+import type { SqlExecutor } from "./executor.js";
 
 export const TABLE: Record<MemoryLayer, string> = {
   episodic: "episodic_memories",
@@ -53,4 +54,19 @@ export function joinsOf(layer: MemoryLayer): string {
  */
 export function toStored(layer: MemoryLayer, row: EpisodicMemory | SemanticMemory): StoredMemory {
   return { layer, ...row } as StoredMemory;
+}
+
+/** Full rows of the given memories of one layer; ids that do not exist are left out. */
+export async function readMemories(
+  db: SqlExecutor,
+  layer: MemoryLayer,
+  ids: readonly string[],
+): Promise<StoredMemory[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.query<EpisodicMemory | SemanticMemory>(
+    `SELECT ${COLUMNS[layer]} FROM ${TABLE[layer]} m ${joinsOf(layer)}
+     WHERE m.id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return rows.map((row) => toStored(layer, row));
 }
