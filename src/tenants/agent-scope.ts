@@ -8,10 +8,10 @@
  * agent, so an agent can neither promote its own writes out of quarantine nor rate its own
  * sources.
  */
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { ErrorCode, HindsightError, notFound } from "../core/errors.js";
 import type { MemoryApi, MemoryOperation } from "../core/memory-api.js";
+import { nameUuid } from "../core/name-uuid.js";
 import { SummarizeInput, UpdateInput } from "../core/schemas.js";
 import { permissionDenied } from "../core/sharing/sharing.js";
 import { validate } from "../core/validate.js";
@@ -25,11 +25,7 @@ import { invoke, OPERATION_NAMES, type OPERATIONS, operationSpec } from "../oper
  * a retry with the same id still lands on the same memory.
  */
 export function agentMemoryId(agent: string, id: string): string {
-  const bytes = createHash("sha1").update(`hindsight-agent-id\0${agent}\0${id}`).digest();
-  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.subarray(0, 16).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return nameUuid(`hindsight-agent-id\0${agent}\0${id}`);
 }
 
 const UUID = z.uuid();

@@ -3,15 +3,11 @@
  * first) and shared memory (the quarantine's review, groups, source trust). They need a key
  * bound to no agent; an agent's key gets the API's PERMISSION_DENIED, shown as such.
  */
-import { ApiError, api } from "./api.js";
+import { api } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { type Memory, textOf } from "./types.js";
-import type { Notify } from "./views.js";
-
-function describe(error: unknown): string {
-  return error instanceof ApiError ? `${error.code}: ${error.message}` : String(error);
-}
+import { describe, type Notify } from "./views.js";
 
 interface DecayCounts {
   scored: number;

@@ -16,7 +16,7 @@ import {
 export type Notify = (message: string, error?: boolean) => void;
 
 /** The API's code and message, as it gave them. */
-function describe(error: unknown): string {
+export function describe(error: unknown): string {
   return error instanceof ApiError ? `${error.code}: ${error.message}` : String(error);
 }
 

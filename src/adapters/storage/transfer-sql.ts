@@ -13,6 +13,7 @@ import type {
   TransferStore,
 } from "../../core/transfer/ports.js";
 import type { MemoryLayer } from "../../core/types.js";
+import { isoDates } from "../../core/validate.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
 import { guard } from "./guard.js";
 import { INSERT_BATCH, insertRows } from "./insert-rows.js";
@@ -20,14 +21,6 @@ import { COLUMNS, joinsOf, LIFECYCLE_TABLE, TABLE, USAGE_TABLE } from "./rows.js
 import { termsOf, updateCorpus } from "./search-index.js";
 
 const LAYERS: readonly MemoryLayer[] = ["episodic", "semantic"];
-
-/** Dates as ISO strings: the export is JSON. */
-function iso(value: unknown): unknown {
-  return value instanceof Date ? value.toISOString() : value;
-}
-function isoFields<T extends Record<string, unknown>>(row: T): T {
-  return Object.fromEntries(Object.entries(row).map(([key, value]) => [key, iso(value)])) as T;
-}
 
 type Row = Record<string, unknown> & { id: string };
 
@@ -74,10 +67,10 @@ async function exportLayer(
     return {
       kind: "memory",
       layer,
-      ...isoFields(fields),
+      ...isoDates(fields),
       history: events
         .filter((event) => event.memory_id === row.id)
-        .map(({ memory_id: _id, ...event }) => isoFields(event)),
+        .map(({ memory_id: _id, ...event }) => isoDates(event)),
       ...(layer === "semantic"
         ? { sources: linked("source"), supersedes: linked("supersedes") }
         : {}),

@@ -3,6 +3,8 @@
  * newest first, page by page. Neither counts as an access: inspecting a store must not change
  * how it ranks or decays.
  */
+import { z } from "zod";
+import { decodeCursor, encodeCursor } from "../cursor.js";
 import { invalidInput, notFound } from "../errors.js";
 import { scopeFilter } from "../filters.js";
 import type { LifecycleStore } from "../lifecycle/ports.js";
@@ -47,7 +49,7 @@ export async function listMemories(records: MemoryRecords, input: unknown): Prom
   if (typeof range === "string") throw invalidInput("time_range", range);
   const layers: MemoryLayer[] =
     request.memory_layer === "all" ? ["episodic", "semantic"] : [request.memory_layer];
-  const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
+  const after = request.cursor === undefined ? undefined : decodePosition(request.cursor);
   const page = await records.list({
     layers,
     filter: {
@@ -62,28 +64,25 @@ export async function listMemories(records: MemoryRecords, input: unknown): Prom
   return {
     memories: page.memories,
     total: page.total,
-    next_cursor: page.next ? encodeCursor(page.next) : null,
+    next_cursor: page.next ? encodePosition(page.next) : null,
   };
 }
 
-/** A position as an opaque token: clients pass it back, never build it. */
-function encodeCursor(position: ListPosition): string {
-  const token = [position.at.toISOString(), position.layer, position.id].join("|");
-  return Buffer.from(token, "utf8").toString("base64url");
+const UUID = z.uuid();
+
+function encodePosition(position: ListPosition): string {
+  return encodeCursor([position.at.toISOString(), position.layer, position.id]);
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function decodeCursor(cursor: string): ListPosition {
-  const [at, layer, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const time = new Date(at ?? "");
-  if (
-    rest.length > 0 ||
-    Number.isNaN(time.getTime()) ||
-    !LAYERS.includes(layer as MemoryLayer) ||
-    !UUID.test(id ?? "")
-  ) {
-    throw invalidInput("cursor", "is not a next_cursor from an earlier page of this listing");
-  }
-  return { at: time, layer: layer as MemoryLayer, id: id! };
+function decodePosition(cursor: string): ListPosition {
+  const [at, layer, id] = decodeCursor(
+    cursor,
+    [
+      (part) => !Number.isNaN(new Date(part).getTime()),
+      (part) => LAYERS.includes(part as MemoryLayer),
+      (part) => UUID.safeParse(part).success,
+    ],
+    "listing",
+  );
+  return { at: new Date(at!), layer: layer as MemoryLayer, id: id! };
 }

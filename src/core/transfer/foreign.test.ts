@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { z } from "zod";
 import { foreignItems, fromForeign } from "./foreign.js";
 import { recordSchema } from "./format.js";
 
@@ -8,7 +9,7 @@ const AT = new Date("2025-06-01T00:00:00Z");
 function valid(records: unknown[]) {
   for (const record of records) {
     const schema = recordSchema(record);
-    if (typeof schema === "string") throw new Error(schema);
+    if (!(schema instanceof z.ZodType)) throw new Error(schema.message);
     expect(schema.safeParse(record).success, JSON.stringify(record)).toBe(true);
   }
 }

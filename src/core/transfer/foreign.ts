@@ -6,9 +6,9 @@
  * provenance in `source` and tags — under an id derived from its content (or mem0's own id),
  * so importing the same file twice changes nothing.
  */
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { invalidInput } from "../errors.js";
+import { nameUuid } from "../name-uuid.js";
 import { searchText } from "../recall/search-text.js";
 import { LIMITS } from "../schemas.js";
 import type { JsonObject } from "../types.js";
@@ -18,15 +18,9 @@ import type { ExportedSemantic } from "./format.js";
 export const FOREIGN_FORMATS = ["mcp-memory", "mem0"] as const;
 export type ForeignFormat = (typeof FOREIGN_FORMATS)[number];
 
-/** A name-based UUID (version 5 layout) of the parts: the same content, the same id. */
+/** The id of imported content: the same content, the same id (see name-uuid). */
 function contentId(...parts: string[]): string {
-  const bytes = createHash("sha1")
-    .update(`hindsight-import\0${parts.join("\0")}`)
-    .digest();
-  bytes[6] = (bytes[6]! & 0x0f) | 0x50;
-  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
-  const hex = bytes.subarray(0, 16).toString("hex");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return nameUuid(`hindsight-import\0${parts.join("\0")}`);
 }
 
 const clip = (text: string, max: number) => (text.length <= max ? text : text.slice(0, max));

@@ -133,16 +133,21 @@ const OTHER_SCHEMAS = { group: ExportedGroup, trust: ExportedTrust } as const;
  * The schema a record is checked with, chosen by its `kind` (and a memory's `layer`), so that
  * a bad record's error names its own field rather than "matches none of four shapes".
  */
-export function recordSchema(value: unknown): z.ZodType<ExportRecord> | string {
+export function recordSchema(
+  value: unknown,
+): z.ZodType<ExportRecord> | { field?: string; message: string } {
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
-    return "must be a JSON object";
+    return { message: "must be a JSON object" };
   }
   const { kind, layer } = value as { kind?: unknown; layer?: unknown };
   if (kind === "memory") {
     return layer === "episodic" || layer === "semantic"
       ? MEMORY_SCHEMAS[layer]
-      : "layer: must be episodic or semantic";
+      : { field: "layer", message: "must be episodic or semantic" };
   }
   if (kind === "group" || kind === "trust") return OTHER_SCHEMAS[kind];
-  return "kind: must be memory, group or trust (the header is the first line only)";
+  return {
+    field: "kind",
+    message: "must be memory, group or trust (the header is the first line only)",
+  };
 }

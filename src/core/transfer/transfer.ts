@@ -5,6 +5,7 @@
  * are computed again with this store's.
  */
 import { z } from "zod";
+import { decodeCursor, encodeCursor } from "../cursor.js";
 import { ErrorCode, HindsightError, invalidInput } from "../errors.js";
 import { embeddingText } from "../memories/embedding-text.js";
 import type { MemoryRecords } from "../memories/ports.js";
@@ -75,23 +76,24 @@ export interface TransferDeps {
   now(): Date;
 }
 
-function encodeCursor(position: ExportPosition): string {
-  return Buffer.from(`${position.layer}|${position.id}`, "utf8").toString("base64url");
-}
-
 const UUID = z.uuid();
 
-function decodeCursor(cursor: string): ExportPosition {
-  const [layer, id, ...rest] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  if (rest.length > 0 || !LAYERS.includes(layer as MemoryLayer) || !UUID.safeParse(id).success) {
-    throw invalidInput("cursor", "is not a next_cursor from an earlier page of this export");
-  }
+function encodePosition(position: ExportPosition): string {
+  return encodeCursor([position.layer, position.id]);
+}
+
+function decodePosition(cursor: string): ExportPosition {
+  const [layer, id] = decodeCursor(
+    cursor,
+    [(part) => LAYERS.includes(part as MemoryLayer), (part) => UUID.safeParse(part).success],
+    "export",
+  );
   return { layer: layer as MemoryLayer, id: id! };
 }
 
 export async function exportMemories(deps: TransferDeps, input: unknown): Promise<ExportPage> {
   const request = validate(ExportInput, input);
-  const after = request.cursor === undefined ? undefined : decodeCursor(request.cursor);
+  const after = request.cursor === undefined ? undefined : decodePosition(request.cursor);
   const page = await deps.transfer.exportMemories(after, request.limit, request.with_vectors);
   const sharing = after === undefined ? await deps.transfer.exportSharing() : undefined;
   return {
@@ -104,7 +106,7 @@ export async function exportMemories(deps: TransferDeps, input: unknown): Promis
       with_vectors: request.with_vectors,
     },
     records: [...(sharing ? [...sharing.groups, ...sharing.trust] : []), ...page.memories],
-    next_cursor: page.next ? encodeCursor(page.next) : null,
+    next_cursor: page.next ? encodePosition(page.next) : null,
   };
 }
 
@@ -114,9 +116,8 @@ export async function exportMemories(deps: TransferDeps, input: unknown): Promis
  */
 export function parseRecord(value: unknown, where: string): ExportRecord {
   const schema = recordSchema(value);
-  if (typeof schema === "string") {
-    const [field, message] = schema.includes(": ") ? schema.split(": ", 2) : ["", schema];
-    throw invalidInput(field ? `${where}.${field}` : where, message!);
+  if (!(schema instanceof z.ZodType)) {
+    throw invalidInput(schema.field ? `${where}.${schema.field}` : where, schema.message);
   }
   try {
     return validate(schema, value);
