@@ -56,11 +56,33 @@ await post("/v1/memories", {
   summary: "用户偏好用中文回复，不喜欢冗长解释",
   outcome: "success",
 });
-await post("/v1/facts", {
+const rule = await post("/v1/facts", {
   key_text: "Check the port before deploying",
   value_text: "lsof -i :8080; stop what holds it",
   task_type: "deploy",
   source_episode_ids: [id],
+});
+// A correction of the rule, which supersedes it: the graph shows both links.
+await post("/v1/facts", {
+  key_text: "Check the port before deploying",
+  value_text: "ss -ltnp 'sport = :8080'; stop what holds it",
+  task_type: "deploy",
+  source_episode_ids: [id],
+});
+const log = " The rollout log lists every pod that restarted and when.".repeat(6);
+for (const [kind, role, content] of [
+  ["goal", "user", "Roll out billing v2 without downtime"],
+  ["result", "tool", `Drained node a.${log}`],
+  ["result", "tool", `Drained node b.${log}`],
+  ["instruction", "user", "Now switch the traffic to v2"],
+]) {
+  await post("/v1/working/deploy-7/items", { kind, role, content, agent_id: "planner" });
+}
+await fetch(`${url}/v1/working/deploy-7/compress?agent_id=planner`, { method: "POST" });
+await post("/v1/working/review-12/items", {
+  kind: "goal",
+  role: "user",
+  content: "Review the payments pull request",
 });
 await post("/v1/groups/ops/grant", { agent_ids: ["planner"] });
 await post("/v1/facts", {
@@ -91,15 +113,27 @@ await shot("search");
 await page.goto(`${url}/ui#/browse`);
 await page.waitForSelector("#memories article");
 await shot("browse");
-await page.goto(`${url}/ui#/memory/${id}`);
-await page.waitForSelector("#history");
+await page.goto(`${url}/ui#/memory/${rule.id}`);
+await page.waitForSelector("#provenance-graph");
 await shot("memory");
+await page.goto(`${url}/ui#/working`);
+await page.waitForSelector("tr.working-session button");
+await page.click("tr.working-session button::-p-text(deploy-7)");
+await page.waitForSelector("#session table.summary");
+await shot("working");
 await page.goto(`${url}/ui#/lifecycle`);
 await page.waitForSelector("input[name=now]");
 await page.type("input[name=now]", "2027-06-01T00:00:00Z");
 await page.click("#maintain-preview");
 await page.waitForSelector("#lifecycle-output ul");
 await shot("lifecycle");
+// From today: the chart starts with every memory still active.
+await page.$eval("input[name=now]", (input) => {
+  input.value = "";
+});
+await page.click("#decay-forecast");
+await page.waitForSelector("#decay-chart");
+await shot("decay");
 await page.goto(`${url}/ui#/shared`);
 await page.waitForSelector("article.quarantined");
 await shot("shared");

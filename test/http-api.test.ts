@@ -785,6 +785,19 @@ describe("working memory routes", () => {
     expect(compressed.body.items.map((item: { kind: string }) => item.kind)).toEqual(["goal"]);
     expect(compressed.body.summary).toMatchObject({ method: "deterministic", items_summarized: 2 });
 
+    const listed = await call(base, "GET", "/v1/working?limit=10");
+    expect(listed.status).toBe(200);
+    expect(listed.body.sessions).toContainEqual(
+      expect.objectContaining({
+        session: "task-1",
+        agent_id: null,
+        budget: 2000,
+        goal: "Rotate the database password",
+        tokens: compressed.body.tokens,
+      }),
+    );
+    expectError(await call(base, "GET", "/v1/working?limit=x"), 400, "INVALID_INPUT", "limit");
+
     const ended = await call(base, "POST", "/v1/working/task-1/end", {
       body: { task_type: "credentials", outcome: "success" },
     });
@@ -864,6 +877,7 @@ describe("failures of the store, the embedder and the code", () => {
       workingGet: fail,
       workingCompress: fail,
       workingEnd: fail,
+      workingList: fail,
       grant: fail,
       revoke: fail,
       groups: fail,

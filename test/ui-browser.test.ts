@@ -164,4 +164,75 @@ describe.skipIf(missing !== undefined)("the memory inspector in Chromium", () =>
     await page.waitForFunction(`document.querySelector("#nav")?.textContent?.includes("检索")`);
     expect(problems, problems.join("\n")).toEqual([]);
   });
+
+  it("shows live working-memory sessions with their budget use and summary", async () => {
+    await page.click("#language");
+    await page.waitForFunction(`document.querySelector("#nav")?.textContent?.includes("Search")`);
+    await api("POST", "/v1/working/deploy-7/items", {
+      kind: "goal",
+      role: "user",
+      content: "Roll out billing v2",
+      agent_id: "planner",
+    });
+    const log = " The rollout log lists every pod that restarted and when.".repeat(6);
+    for (const step of ["Drained node a.", "Drained node b."]) {
+      await api("POST", "/v1/working/deploy-7/items", {
+        kind: "result",
+        role: "tool",
+        content: `${step}${log}`,
+        agent_id: "planner",
+      });
+    }
+    await api("POST", "/v1/working/deploy-7/compress?agent_id=planner");
+    await page.goto(`${server.url}/ui#/working`);
+    await page.waitForSelector("tr.working-session");
+    const row = await text("tr.working-session");
+    expect(row).toContain("deploy-7");
+    expect(row).toContain("planner");
+    expect(row).toContain("Roll out billing v2");
+    expect(await page.$eval("tr.working-session meter", (meter) => meter.getAttribute("max"))).toBe(
+      "4000",
+    );
+    await page.click("tr.working-session button");
+    await page.waitForSelector("#session table.summary");
+    expect(await text("#session table.summary")).toContain("Roll out billing v2");
+    expect(await text("#session table.items")).toContain("goal (user)");
+  });
+
+  it("draws a memory's provenance and lists its audit entries", async () => {
+    const old = await api("POST", "/v1/facts", {
+      key_text: "billing deploy port",
+      value_text: "billing listens on port 8080",
+    });
+    const current = await api("POST", "/v1/facts", {
+      key_text: "billing deploy port",
+      value_text: "billing listens on port 9090",
+    });
+    expect(current.superseded).toEqual([old.id]);
+    await page.goto(`${server.url}/ui#/memory/${old.id}`);
+    await page.waitForSelector("#provenance-graph svg a.node");
+    expect(await page.$eval("#provenance-graph a.node", (node) => node.getAttribute("href"))).toBe(
+      `#/memory/${current.id}`,
+    );
+    expect(await text("#provenance-graph")).toContain("port 9090");
+    expect(await text("#audit")).toContain("supersede");
+  });
+
+  it("forecasts decay over time with the engine's own dry runs, changing nothing", async () => {
+    const before = await api("GET", "/v1/stats");
+    await page.goto(`${server.url}/ui#/lifecycle`);
+    await page.waitForSelector("#decay-forecast");
+    await page.click("#decay-forecast");
+    await page.waitForSelector("#decay-chart svg polyline");
+    const row = await page.$$eval("#decay-chart table.forecast tr.episodic td", (cells) =>
+      cells.map((cell) => Number(cell.textContent)),
+    );
+    const active = (before.episodic as { active: number }).active;
+    // Today nothing has decayed yet; two years on, unused episodes are archived.
+    expect(row[0]).toBe(active);
+    expect(row.at(-1)).toBeLessThan(active);
+    expect([...row].sort((a, b) => b - a)).toEqual(row);
+    expect(await api("GET", "/v1/stats")).toEqual(before);
+    expect(problems, problems.join("\n")).toEqual([]);
+  });
 });

@@ -143,4 +143,40 @@ describe.skipIf(redisSkipReason !== undefined)("working memory on Redis, when Re
       raw.disconnect();
     }
   });
+
+  it("lists only this tenant's sessions when another tenant's are nested under the prefix", async () => {
+    // Tenants share a Redis by nesting their prefix (`<prefix>tenant/<name>/`) under the default's.
+    const base = `${prefix.keyPrefix}list*:`;
+    const open = (keyPrefix: string) =>
+      createHindsight({
+        embedder: { kind: "hash" },
+        dataDir: "memory://",
+        working: { redisUrl: REDIS_URL, keyPrefix },
+      });
+    memory = await open(base);
+    const tenant = await open(`${base}tenant/acme/`);
+    try {
+      await memory.workingAppend({ session_id: "mine", role: "user", content: "default tenant" });
+      await tenant.workingAppend({ session_id: "theirs", role: "user", content: "acme" });
+      await tenant.workingAppend({
+        session_id: "agents",
+        agent_id: "bot",
+        role: "user",
+        content: "acme's agent",
+      });
+      // A key the prefix would match as a glob is not a session of this store.
+      const raw = new Redis(REDIS_URL);
+      await raw.hset(`${prefix.keyPrefix}listing:stray`, "seq", 1);
+      await raw.expire(`${prefix.keyPrefix}listing:stray`, 60);
+      raw.disconnect();
+      expect((await memory.workingList()).sessions.map((entry) => entry.session)).toEqual(["mine"]);
+      const listed = await tenant.workingList();
+      expect(listed.sessions.map((entry) => [entry.agent_id, entry.session])).toEqual([
+        ["bot", "agents"],
+        [null, "theirs"],
+      ]);
+    } finally {
+      await tenant.close();
+    }
+  });
 });

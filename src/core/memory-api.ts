@@ -28,7 +28,12 @@ import type {
 import type { SummaryResult } from "./summarize/summarize-memories.js";
 import type { ExportPage, ImportResult } from "./transfer/transfer.js";
 import type { ForgetResult, MemoryStats, StoreResult } from "./types.js";
-import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
+import type {
+  WorkingAppendResult,
+  WorkingContext,
+  WorkingEndResult,
+  WorkingSessionList,
+} from "./working/types.js";
 
 export interface MemoryApi {
   storeEpisodic(input: unknown): Promise<StoreResult>;
@@ -65,6 +70,8 @@ export interface MemoryApi {
   workingCompress(input: unknown): Promise<WorkingContext>;
   /** Working memory: promotes the session to an episodic memory and clears it. */
   workingEnd(input: unknown): Promise<WorkingEndResult>;
+  /** Working memory: the live sessions, most recently written first, with their budget use. */
+  workingList(input?: unknown): Promise<WorkingSessionList>;
   /** Shared memory: adds agents to a group (creating it). */
   grant(input: unknown): Promise<Group>;
   /** Shared memory: removes agents from a group. */

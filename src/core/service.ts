@@ -69,7 +69,12 @@ import {
 import type { ForgetResult, MemoryStats, StoreResult } from "./types.js";
 import { isoDates, validate } from "./validate.js";
 import type { WorkingMemoryStore } from "./working/ports.js";
-import type { WorkingAppendResult, WorkingContext, WorkingEndResult } from "./working/types.js";
+import type {
+  WorkingAppendResult,
+  WorkingContext,
+  WorkingEndResult,
+  WorkingSessionList,
+} from "./working/types.js";
 import { WorkingMemory } from "./working/working-memory.js";
 
 export type { RecallOptions, RecallResponse } from "./recall/recall.js";
@@ -379,6 +384,10 @@ export class MemoryService implements MemoryApi {
 
   workingEnd(input: unknown): Promise<WorkingEndResult> {
     return this.workingMemory().end(input);
+  }
+
+  workingList(input?: unknown): Promise<WorkingSessionList> {
+    return this.workingMemory().list(input);
   }
 
   private workingMemory(): WorkingMemory {

@@ -8,8 +8,10 @@ import {
   WorkingEndInput,
   WorkingEndOutput,
   WorkingGetInput,
+  WorkingListInput,
+  WorkingSessionsOutput,
 } from "../core/working/schemas.js";
-import type { WorkingContext } from "../core/working/types.js";
+import type { WorkingContext, WorkingSessionList } from "../core/working/types.js";
 import { defineOperations } from "./spec.js";
 
 const TAG = "working memory";
@@ -18,6 +20,18 @@ const sessionFlag = { flag: "--session <id>", help: "session id" };
 const agentFlag = { flag: "--agent <id>", help: "the agent whose session it is" };
 const contextText = (result: WorkingContext) =>
   `${result.context}\n(${result.tokens}/${result.budget} tokens)`;
+
+function sessionsText({ sessions, total }: WorkingSessionList): string {
+  if (sessions.length === 0) return "no live working-memory sessions";
+  const lines = sessions.map((entry) => {
+    const owner = entry.agent_id === null ? "" : ` (agent ${entry.agent_id})`;
+    const last = entry.last_activity_at?.toISOString() ?? "-";
+    const goal = entry.goal ? `  goal: ${entry.goal}` : "";
+    return `${entry.session}${owner}  ${entry.tokens}/${entry.budget} tokens, ${entry.items} items, last ${last}${goal}`;
+  });
+  const more = total > sessions.length ? [`(${sessions.length} of ${total} sessions)`] : [];
+  return [...lines, ...more].join("\n");
+}
 
 export const workingOperations = defineOperations({
   workingAppend: {
@@ -224,6 +238,42 @@ export const workingOperations = defineOperations({
           },
         },
         human: (result) => `episodic memory ${result.episodic_id}: ${result.summary}`,
+      },
+    ],
+  },
+
+  workingList: {
+    summary: "The live working-memory sessions, most recently written first",
+    description:
+      "Each session with its budget use (tokens of its assembled context against its budget), " +
+      "its goal, its four-part summary and when it expires. With agent_id, that agent's sessions only.",
+    input: WorkingListInput,
+    output: WorkingSessionsOutput,
+    effect: "read",
+    // An agent-bound key lists its own agent's sessions, as it reads only its own.
+    agent: { kind: "as-agent" },
+    http: [
+      {
+        method: "get",
+        path: "/v1/working",
+        tag: TAG,
+        query: ["agent_id", "limit"],
+        status: 200,
+        returns: "The sessions.",
+        errors: [400, 503],
+      },
+    ],
+    // An agent addresses its session by the id it chose; listing is for the people watching.
+    mcp: null,
+    cli: [
+      {
+        command: "working list",
+        description: "the live sessions, most recently written first, with their budget use",
+        options: {
+          agent_id: { flag: "--agent <id>", help: "only this agent's sessions" },
+          limit: { flag: "--limit <n>", help: "how many (1-200)", default: "50" },
+        },
+        human: sessionsText,
       },
     ],
   },

@@ -401,6 +401,53 @@ describe.each(BACKENDS)("working memory on $name", (backend) => {
       });
     });
 
+    it("lists live sessions, latest first, each agent's exactly, with their budget use", async () => {
+      const append = (
+        session_id: string,
+        agent_id: string,
+        content: string,
+        kind: "goal" | "message" = "message",
+      ) => memory.workingAppend({ session_id, agent_id, role: "user", kind, content });
+      await append("first", "lister", "Migrate the invoices table", "goal");
+      await append("second", "lister", "a note on the second session");
+      // An agent whose id extends the other's with "/" is another agent, listed apart.
+      await append("nested", "lister/sub", "the nested agent's session");
+      await append("first", "lister", "a later note on the first session");
+      const listed = await memory.workingList({ agent_id: "lister" });
+      expect(listed.total).toBe(2);
+      expect(listed.sessions.map((entry) => entry.session)).toEqual(["first", "second"]);
+      const first = listed.sessions[0]!;
+      const context = await memory.workingGet({ session_id: "first", agent_id: "lister" });
+      expect(first).toMatchObject({
+        agent_id: "lister",
+        items: 2,
+        tokens: context.tokens,
+        budget: context.budget,
+        goal: "Migrate the invoices table",
+        summary: null,
+      });
+      expect(first.last_activity_at?.getTime()).toBe(context.items[1]!.created_at.getTime());
+      expect(first.expires_at.getTime()).toBeGreaterThan(Date.now());
+      const page = await memory.workingList({ agent_id: "lister", limit: 1 });
+      expect(page).toMatchObject({ total: 2, sessions: [{ session: "first" }] });
+      expect((await memory.workingList({ agent_id: "lister/sub" })).sessions).toMatchObject([
+        { session: "nested", agent_id: "lister/sub", goal: null },
+      ]);
+      // Without an agent: every session, the agents' among them.
+      const all = await memory.workingList({ limit: 200 });
+      const names = all.sessions.map((entry) => `${entry.agent_id}:${entry.session}`);
+      expect(names).toEqual(expect.arrayContaining(["lister:first", "lister/sub:nested"]));
+      expect(all.total).toBe(all.sessions.length);
+      expect((await errorOf(memory.workingList({ limit: 0 }))).field).toBe("limit");
+      await memory.workingEnd({
+        session_id: "second",
+        agent_id: "lister",
+        task_type: "note",
+        outcome: "success",
+      });
+      expect((await memory.workingList({ agent_id: "lister" })).total).toBe(1);
+    });
+
     it("ends a session as a recallable episodic memory and clears it", async () => {
       const session = "ending";
       await memory.workingAppend({

@@ -43,3 +43,40 @@ function escapeRegExp(text: string): string {
 export function queryWords(query: string): string[] {
   return query.match(/[\p{L}\p{N}]+/gu) ?? [];
 }
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** An SVG element, built like `h` builds HTML ones: text as text, never markup. */
+export function svg(
+  tag: string,
+  attributes: Record<string, string | number> = {},
+  ...children: (Node | string | null)[]
+): SVGElement {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) element.setAttribute(name, String(value));
+  for (const child of children) {
+    if (child !== null) element.append(child);
+  }
+  return element;
+}
+
+/**
+ * A long operation under way: a progress bar and the seconds it has run. The server answers
+ * once, at the end, so the bar cannot know how far along it is; the clock shows it is alive.
+ */
+export function progress(label: string): HTMLElement {
+  const seconds = h("span", {}, "0 s");
+  const element = h(
+    "p",
+    { class: "progress", role: "status" },
+    h("progress", { "aria-label": label }),
+    ` ${label} `,
+    seconds,
+  );
+  const started = Date.now();
+  const timer = setInterval(() => {
+    if (!element.isConnected && Date.now() - started > 1000) return clearInterval(timer);
+    seconds.textContent = `${Math.round((Date.now() - started) / 1000)} s`;
+  }, 500);
+  return element;
+}

@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { currentLanguage, switchLanguage, t } from "./i18n.js";
 import { lifecycleView, sharedView } from "./operator-views.js";
 import { browseView, memoryView, searchView, statsView } from "./views.js";
+import { workingView } from "./working-view.js";
 
 const main = document.getElementById("main")!;
 const status = document.getElementById("status")!;
@@ -37,6 +38,7 @@ function askForKey(): void {
 const ROUTES: { path: string; label: () => string }[] = [
   { path: "search", label: () => t("search") },
   { path: "browse", label: () => t("browse") },
+  { path: "working", label: () => t("working") },
   { path: "lifecycle", label: () => t("lifecycle") },
   { path: "shared", label: () => t("shared") },
   { path: "stats", label: () => t("stats") },
@@ -66,6 +68,7 @@ async function route(): Promise<void> {
   if (auth === "bearer" && !apiKey()) return askForKey();
   if (view === "browse") return browseView(main, notify);
   if (view === "stats") return statsView(main, notify);
+  if (view === "working") return workingView(main, notify);
   if (view === "lifecycle") return lifecycleView(main, notify);
   if (view === "shared") return sharedView(main, notify);
   if (view === "memory" && id) return memoryView(main, id, notify);

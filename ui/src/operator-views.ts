@@ -4,7 +4,8 @@
  * bound to no agent; an agent's key gets the API's PERMISSION_DENIED, shown as such.
  */
 import { api } from "./api.js";
-import { h } from "./dom.js";
+import { decayChart, forecast } from "./decay-chart.js";
+import { h, progress } from "./dom.js";
 import { t } from "./i18n.js";
 import { type Memory, textOf } from "./types.js";
 import { describe, type Notify } from "./views.js";
@@ -37,15 +38,28 @@ const idLinks = (ids: readonly string[]) =>
 export function lifecycleView(main: HTMLElement, notify: Notify): void {
   const output = h("div", { id: "lifecycle-output" });
   const now = h("input", { name: "now", placeholder: "2026-06-01T00:00:00Z" });
+  const buttons = h("div", { class: "actions" });
+  // One operation at a time: the buttons wait while one runs, its progress in their place.
   const run = async (label: string, work: () => Promise<Node[]>) => {
-    output.replaceChildren(h("p", {}, `${label}: ${t("loading")}`));
+    const controls = [...buttons.querySelectorAll("button")];
+    for (const button of controls) button.disabled = true;
+    output.replaceChildren(progress(label));
     try {
       output.replaceChildren(...(await work()));
     } catch (error) {
       output.replaceChildren(h("p", { class: "error" }, describe(error)));
       notify(describe(error), true);
+    } finally {
+      for (const button of controls) button.disabled = false;
     }
   };
+  const moment = () => (now.value.trim() ? new Date(now.value.trim()) : new Date());
+  const chart = () =>
+    run(t("forecastButton"), async () => {
+      const from = moment();
+      if (Number.isNaN(from.getTime())) throw new Error(`${t("simulatedNow")}: ${now.value}`);
+      return [decayChart(await forecast(from))];
+    });
   const maintain = (dryRun: boolean) =>
     run(t("maintain"), async () => {
       const result = await api<MaintainResult>("POST", "/v1/maintain", {
@@ -90,31 +104,35 @@ export function lifecycleView(main: HTMLElement, notify: Notify): void {
   main.replaceChildren(
     h("h2", {}, t("lifecycle")),
     h("form", { class: "filters" }, h("label", {}, t("simulatedNow"), now)),
-    h(
-      "div",
-      { class: "actions" },
-      h(
-        "button",
-        { type: "button", id: "maintain-preview", onclick: () => void maintain(true) },
-        t("previewDecay"),
-      ),
-      h(
-        "button",
-        { type: "button", id: "maintain-run", onclick: () => void maintain(false) },
-        t("runDecay"),
-      ),
-      h(
-        "button",
-        { type: "button", id: "consolidate-preview", onclick: () => void consolidate(true) },
-        t("previewConsolidation"),
-      ),
-      h(
-        "button",
-        { type: "button", id: "consolidate-run", onclick: () => void consolidate(false) },
-        t("runConsolidation"),
-      ),
-    ),
+    buttons,
     output,
+  );
+  buttons.append(
+    h(
+      "button",
+      { type: "button", id: "maintain-preview", onclick: () => void maintain(true) },
+      t("previewDecay"),
+    ),
+    h(
+      "button",
+      { type: "button", id: "maintain-run", onclick: () => void maintain(false) },
+      t("runDecay"),
+    ),
+    h(
+      "button",
+      { type: "button", id: "consolidate-preview", onclick: () => void consolidate(true) },
+      t("previewConsolidation"),
+    ),
+    h(
+      "button",
+      { type: "button", id: "consolidate-run", onclick: () => void consolidate(false) },
+      t("runConsolidation"),
+    ),
+    h(
+      "button",
+      { type: "button", id: "decay-forecast", onclick: () => void chart() },
+      t("forecastButton"),
+    ),
   );
 }
 

@@ -49,12 +49,31 @@ export interface History {
   events: { event: string; at: string; reason: string }[];
 }
 
+export interface AuditEntry {
+  at: string;
+  operation: string;
+  reason: string;
+  details: Record<string, unknown>;
+}
+
+export interface LlmUsage {
+  requests: number;
+  failures: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+}
+
 export interface Stats {
   episodic: { total: number; active: number; archived: number };
   semantic: { total: number; active: number; archived: number };
   store: string;
   embedder: string;
-  llm: Record<string, unknown>;
+  llm: LlmUsage & {
+    provider: string;
+    model: string | null;
+    summary_model: string | null;
+    tiers?: Record<string, LlmUsage>;
+  };
 }
 
 /** What the memory says, in one line. */

@@ -2,8 +2,11 @@
 import { ApiError, api, query } from "./api.js";
 import { h, highlighted, queryWords } from "./dom.js";
 import { t } from "./i18n.js";
+import { provenanceGraph } from "./provenance-graph.js";
 import {
+  type AuditEntry,
   type History,
+  type LlmUsage,
   type Memory,
   type MemoryPage,
   type Recalled,
@@ -21,7 +24,7 @@ export function describe(error: unknown): string {
 }
 
 /** Shows an error; a refused key asks for another (main listens). */
-function failed(error: unknown, notify: Notify): void {
+export function failed(error: unknown, notify: Notify): void {
   notify(describe(error), true);
   if (error instanceof ApiError && error.status === 401) {
     window.dispatchEvent(new Event("hindsight:unauthorized"));
@@ -216,11 +219,19 @@ export async function memoryView(main: HTMLElement, id: string, notify: Notify):
   main.replaceChildren(h("p", {}, t("loading")));
   let memory: WithProvenance;
   let history: History;
+  let audit: AuditEntry[] | null;
+  let graph: HTMLElement | null;
   try {
-    [memory, history] = await Promise.all([
+    [memory, history, audit] = await Promise.all([
       api<WithProvenance>("GET", `/v1/memories/${id}`),
       api<History>("GET", `/v1/memories/${id}/history`),
+      // The audit log is the operator's: an agent's key is refused it, and sees the rest.
+      api<{ entries: AuditEntry[] }>("GET", `/v1/audit${query({ memory_id: id, limit: 50 })}`).then(
+        (answer) => answer.entries,
+        () => null,
+      ),
     ]);
+    graph = await provenanceGraph(memory);
   } catch (error) {
     main.replaceChildren(h("p", { class: "error" }, describe(error)));
     failed(error, notify);
@@ -354,6 +365,7 @@ export async function memoryView(main: HTMLElement, id: string, notify: Notify):
         memory.provenance.superseded_by ? [memory.provenance.superseded_by] : [],
       ),
     ),
+    ...(graph ? [h("h3", {}, t("graph")), graph] : []),
     h("h3", {}, t("history")),
     h(
       "table",
@@ -368,12 +380,34 @@ export async function memoryView(main: HTMLElement, id: string, notify: Notify):
         ),
       ),
     ),
+    h("h3", {}, t("audit")),
+    audit === null
+      ? h("p", {}, t("auditOperator"))
+      : h(
+          "table",
+          { id: "audit" },
+          ...audit.map((entry) =>
+            h(
+              "tr",
+              {},
+              h("td", {}, entry.at.slice(0, 19).replace("T", " ")),
+              h("td", {}, entry.operation),
+              h("td", {}, entry.reason),
+              h("td", {}, h("code", {}, JSON.stringify(entry.details))),
+            ),
+          ),
+        ),
   );
 }
 
 export async function statsView(main: HTMLElement, notify: Notify): Promise<void> {
   try {
-    const stats = await api<Stats>("GET", "/v1/stats");
+    const [stats, working, quarantine] = await Promise.all([
+      api<Stats>("GET", "/v1/stats"),
+      // Either may be unavailable (no working store, an agent's key): the counts stay.
+      api<{ total: number }>("GET", "/v1/working?limit=1").catch(() => null),
+      api<{ memories: unknown[] }>("GET", "/v1/quarantine").catch(() => null),
+    ]);
     const row = (layer: "episodic" | "semantic") =>
       h(
         "tr",
@@ -383,11 +417,23 @@ export async function statsView(main: HTMLElement, notify: Notify): Promise<void
         h("td", {}, String(stats[layer].active)),
         h("td", {}, String(stats[layer].archived)),
       );
+    const pair = (label: string, value: string) =>
+      h("tr", {}, h("th", {}, label), h("td", {}, value));
+    const llm = stats.llm;
+    const usage = (name: string, tier: LlmUsage) =>
+      h(
+        "tr",
+        {},
+        h("th", {}, name),
+        ...[tier.requests, tier.failures, tier.prompt_tokens, tier.completion_tokens].map((value) =>
+          h("td", {}, String(value)),
+        ),
+      );
     main.replaceChildren(
       h("h2", {}, t("counts")),
       h(
         "table",
-        {},
+        { id: "counts" },
         h(
           "tr",
           {},
@@ -402,9 +448,29 @@ export async function statsView(main: HTMLElement, notify: Notify): Promise<void
       h(
         "table",
         {},
-        h("tr", {}, h("th", {}, t("store")), h("td", {}, stats.store)),
-        h("tr", {}, h("th", {}, t("embedder")), h("td", {}, stats.embedder)),
-        h("tr", {}, h("th", {}, t("model")), h("td", {}, h("code", {}, JSON.stringify(stats.llm)))),
+        pair(t("store"), stats.store),
+        pair(t("embedder"), stats.embedder),
+        working ? pair(t("working"), `${working.total} ${t("totalCount")}`) : null,
+        quarantine
+          ? pair(t("quarantine"), `${quarantine.memories.length} ${t("quarantined")}`)
+          : null,
+      ),
+      h("h2", {}, t("model")),
+      h(
+        "table",
+        { id: "llm" },
+        pair("provider", `${llm.provider}${llm.model ? ` · ${llm.model}` : ""}`),
+        llm.summary_model ? pair("summary model", llm.summary_model) : null,
+        h(
+          "tr",
+          {},
+          h("th", {}),
+          ...[t("requests"), t("failures"), t("promptTokens"), t("completionTokens")].map((label) =>
+            h("th", {}, label),
+          ),
+        ),
+        usage(t("total_"), llm),
+        ...Object.entries(llm.tiers ?? {}).map(([name, tier]) => usage(name, tier)),
       ),
     );
   } catch (error) {

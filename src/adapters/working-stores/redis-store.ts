@@ -8,7 +8,12 @@
 import type { Redis as RedisClient } from "ioredis";
 import { ErrorCode, HindsightError } from "../../core/errors.js";
 import type { Logger } from "../../core/ports.js";
-import type { AppendOptions, Compaction, WorkingMemoryStore } from "../../core/working/ports.js";
+import type {
+  AppendOptions,
+  Compaction,
+  LiveSession,
+  WorkingMemoryStore,
+} from "../../core/working/ports.js";
 import type { NewWorkingItem, WorkingSession } from "../../core/working/types.js";
 import { decodeItem, decodeSummary, encodeItem, encodeSummary } from "./codec.js";
 import { APPEND, COMPACT, DISCARD, SET_BUDGET } from "./redis-scripts.js";
@@ -169,6 +174,37 @@ export class RedisWorkingStore implements WorkingMemoryStore {
     );
   }
 
+  listSessions(prefix: string): Promise<LiveSession[]> {
+    return this.call("listing working-memory sessions", async () => {
+      const { keyPrefix } = this.options;
+      const keys = new Set<string>();
+      // SCAN, not KEYS: it never blocks Redis for the whole keyspace at once.
+      let cursor = "0";
+      do {
+        const [next, batch] = await this.client.scan(
+          cursor,
+          "MATCH",
+          `${globEscape(keyPrefix + prefix)}*`,
+          "COUNT",
+          1000,
+        );
+        for (const key of batch) keys.add(key);
+        cursor = next;
+      } while (cursor !== "0");
+      const names = [...keys];
+      const pipeline = this.client.pipeline();
+      for (const key of names) pipeline.pttl(key);
+      const ttls = (await pipeline.exec()) ?? [];
+      const now = Date.now();
+      return names.flatMap((key, index) => {
+        const [error, ttl] = ttls[index] ?? [];
+        // -2: gone since the scan; -1: no expiry, which no session of ours has.
+        if (error || typeof ttl !== "number" || ttl < 0) return [];
+        return [{ key: key.slice(keyPrefix.length), expires_at: new Date(now + ttl) }];
+      });
+    });
+  }
+
   async close(): Promise<void> {
     if (this.client.status === "ready") {
       await this.client.quit().catch(() => this.client.disconnect());
@@ -248,6 +284,11 @@ export class RedisWorkingStore implements WorkingMemoryStore {
       { cause: error, details: { redis: this.description } },
     );
   }
+}
+
+/** A SCAN pattern matching `text` literally. */
+function globEscape(text: string): string {
+  return text.replace(/[*?[\]\\]/gu, (char) => `\\${char}`);
 }
 
 /** A script's answer; -1 means it started after its deadline and changed nothing. */

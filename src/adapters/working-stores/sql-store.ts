@@ -4,7 +4,12 @@
  * compares and swaps the session's revision, sessions expire after their time to live.
  */
 import { ErrorCode, wrapError } from "../../core/errors.js";
-import type { AppendOptions, Compaction, WorkingMemoryStore } from "../../core/working/ports.js";
+import type {
+  AppendOptions,
+  Compaction,
+  LiveSession,
+  WorkingMemoryStore,
+} from "../../core/working/ports.js";
 import type { NewWorkingItem, WorkingSession } from "../../core/working/types.js";
 import type { SqlDriver, SqlExecutor } from "../storage/executor.js";
 import { decodeItem, decodeSummary, encodeSummary, type StoredItem } from "./codec.js";
@@ -166,6 +171,16 @@ export class SqlWorkingStore implements WorkingMemoryStore {
           [sessionId],
         );
       }),
+    );
+  }
+
+  listSessions(prefix: string, now: Date): Promise<LiveSession[]> {
+    return this.guard("listing working-memory sessions", () =>
+      this.driver.query<LiveSession>(
+        `SELECT session_id AS key, expires_at FROM working_sessions
+         WHERE expires_at > $1 AND starts_with(session_id, $2)`,
+        [now, prefix],
+      ),
     );
   }
 

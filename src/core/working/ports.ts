@@ -24,6 +24,11 @@ export interface Compaction {
   now: Date;
 }
 
+export interface LiveSession {
+  key: string;
+  expires_at: Date;
+}
+
 export interface WorkingMemoryStore {
   /** Where sessions live, credentials removed: `redis://127.0.0.1:6379/0`, `pglite:…`. */
   readonly description: string;
@@ -46,5 +51,10 @@ export interface WorkingMemoryStore {
    * compressed since. Items appended after the snapshot stay.
    */
   discard(sessionId: string, snapshot: WorkingSession): Promise<void>;
+  /**
+   * Every live session whose key begins with `prefix`, in no particular order: its key and when
+   * it expires (each write restarts the time to live, so the latest expiry is the latest write).
+   */
+  listSessions(prefix: string, now: Date): Promise<LiveSession[]>;
   close(): Promise<void>;
 }

@@ -86,6 +86,20 @@ export const WorkingEndInput = z.strictObject({
 });
 export type WorkingEndInput = z.input<typeof WorkingEndInput>;
 
+export const WorkingListInput = z.strictObject({
+  agent_id: AgentId.optional().describe(
+    "Only this agent's sessions (an agent-bound API key sets it); without it, every session.",
+  ),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(200)
+    .default(50)
+    .describe("How many sessions, most recently written first (1-200, default 50)."),
+});
+export type WorkingListInput = z.input<typeof WorkingListInput>;
+
 const Instant = z.string().describe("ISO 8601 date-time");
 
 export const WorkingItemOutput = z.object({
@@ -130,4 +144,23 @@ export const WorkingEndOutput = z.object({
   episodic_id: z.uuid(),
   summary: z.string().describe("The episodic memory's summary: goal, key action, result."),
   method: z.enum(["llm", "deterministic"]),
+});
+
+export const WorkingSessionsOutput = z.object({
+  sessions: z
+    .array(
+      z.object({
+        session: z.string(),
+        agent_id: z.string().nullable(),
+        items: z.number().int().describe("Items kept verbatim."),
+        tokens: z.number().int().describe("Tokens (cl100k) of the assembled context."),
+        budget: z.number().int(),
+        goal: z.string().nullable(),
+        summary: WorkingSummaryOutput.nullable(),
+        last_activity_at: Instant.nullable(),
+        expires_at: Instant,
+      }),
+    )
+    .describe("Live sessions, most recently written first."),
+  total: z.number().int().describe("Live sessions in scope."),
 });

@@ -80,3 +80,27 @@ export interface WorkingEndResult {
   summary: string;
   method: "llm" | "deterministic";
 }
+
+/** A live session as the inspector and `working list` show it. */
+export interface WorkingSessionListing {
+  session: string;
+  /** The agent whose session it is; null for a session without one. */
+  agent_id: string | null;
+  /** Items held verbatim (the summary stands for the rest). */
+  items: number;
+  tokens: number;
+  budget: number;
+  /** The goal item, or the summary's goal once the goal item was folded into it. */
+  goal: string | null;
+  summary: WorkingSummary | null;
+  /** The latest item or compression. */
+  last_activity_at: Date | null;
+  expires_at: Date;
+}
+
+export interface WorkingSessionList {
+  /** Most recently written first. */
+  sessions: WorkingSessionListing[];
+  /** Live sessions in scope, of which `sessions` is the first `limit`. */
+  total: number;
+}

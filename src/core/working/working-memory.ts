@@ -17,6 +17,7 @@ import {
   WorkingCompressInput,
   WorkingEndInput,
   WorkingGetInput,
+  WorkingListInput,
 } from "./schemas.js";
 import { summarizeItems } from "./summarize.js";
 import type {
@@ -24,6 +25,8 @@ import type {
   WorkingContext,
   WorkingEndResult,
   WorkingSession,
+  WorkingSessionList,
+  WorkingSessionListing,
 } from "./types.js";
 
 export interface WorkingMemoryOptions {
@@ -166,6 +169,51 @@ export class WorkingMemory {
       episodic_id: episodic.id,
     });
     return { episodic_id: episodic.id, summary, method };
+  }
+
+  /** The live sessions in scope, most recently written first, each measured as `get` would. */
+  async list(input: unknown): Promise<WorkingSessionList> {
+    const request = validate(WorkingListInput, input ?? {});
+    const { store, clock } = this.options;
+    const now = clock.now();
+    const agent = request.agent_id;
+    const live = (await store.listSessions(agent === undefined ? "" : agentPrefix(agent), now))
+      .map((session) => ({ ...session, ref: refOfKey(session.key) }))
+      // Exactly this agent's (an agent id may hold "/"), and never a key not of our making.
+      .filter(({ ref }) => ref !== undefined && (agent === undefined || ref.agent === agent))
+      .sort((a, b) => b.expires_at.getTime() - a.expires_at.getTime() || cmp(a.key, b.key));
+    const page = await Promise.all(
+      live.slice(0, request.limit).map(async ({ key, expires_at, ref }) => {
+        const session = await store.load(key, now);
+        return session && this.listing(ref!, session, expires_at);
+      }),
+    );
+    const sessions = page.filter((entry): entry is WorkingSessionListing => entry !== null);
+    // A session that expired between the listing and its load is no longer in scope.
+    return { sessions, total: live.length - (page.length - sessions.length) };
+  }
+
+  private listing(
+    ref: { id: string; agent: string | null },
+    session: WorkingSession,
+    expires_at: Date,
+  ): WorkingSessionListing {
+    const { goal } = protectedItems(session.items);
+    const times = [
+      ...session.items.map((item) => item.created_at.getTime()),
+      ...(session.summary ? [session.summary.updated_at.getTime()] : []),
+    ];
+    return {
+      session: ref.id,
+      agent_id: ref.agent,
+      items: session.items.length,
+      tokens: measure({ ...session, session_id: ref.id }, this.options.tokens).tokens,
+      budget: this.budgetOf(session),
+      goal: goal?.content ?? (session.summary?.goal || null),
+      summary: session.summary,
+      last_activity_at: times.length > 0 ? new Date(Math.max(...times)) : null,
+      expires_at,
+    };
   }
 
   private checkVerbatim(content: string, budget: number, field: string, kind: string): void {
@@ -329,10 +377,25 @@ interface SessionRef {
   key: string;
 }
 
+const agentPrefix = (agent: string) => `agent:${agent}/`;
+
 function sessionRef(request: { session_id: string; agent_id?: string | undefined }): SessionRef {
   const { session_id: id, agent_id: agent } = request;
-  return { id, key: agent === undefined ? id : `agent:${agent}/${id}` };
+  return { id, key: agent === undefined ? id : `${agentPrefix(agent)}${id}` };
 }
+
+/**
+ * A store key read back: the caller's session id and its agent. Undefined for a key that is
+ * neither form (another tenant's, nested under this key prefix in a shared Redis).
+ */
+function refOfKey(key: string): { id: string; agent: string | null } | undefined {
+  const slash = key.lastIndexOf("/");
+  if (slash < 0) return { id: key, agent: null };
+  if (!key.startsWith("agent:")) return undefined;
+  return { id: key.slice(slash + 1), agent: key.slice("agent:".length, slash) };
+}
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 function noSession(sessionId: string): HindsightError {
   return new HindsightError(
