@@ -9,6 +9,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestSchema, postgresSkipReason } from "./support/backends.js";
+import { REDIS_URL, redisSkipReason, testPrefix } from "./support/redis.js";
 import { killServers, type Served, serve } from "./support/serve.js";
 
 const CHROMIUM = process.env.HINDSIGHT_TEST_CHROMIUM ?? "/usr/bin/chromium";
@@ -19,8 +21,47 @@ if (missing && process.env.CI === "true") {
 
 const KEY = "ui-test-key";
 
-describe.skipIf(missing !== undefined)("the memory inspector in Chromium", () => {
+interface Store {
+  name: string;
+  skip: string | undefined;
+  /** The server's environment for a fresh store (besides its data directory), and its cleanup. */
+  open(): Promise<{ env: Record<string, string>; cleanup: () => Promise<void> }>;
+}
+
+const STORES: Store[] = [
+  {
+    name: "the embedded store",
+    skip: undefined,
+    open: async () => ({ env: {}, cleanup: async () => {} }),
+  },
+  {
+    name: "PostgreSQL and Redis",
+    skip: postgresSkipReason ?? redisSkipReason,
+    open: async () => {
+      const { url, drop } = await createTestSchema();
+      const redis = testPrefix();
+      return {
+        env: {
+          DATABASE_URL: url,
+          REDIS_URL,
+          HINDSIGHT_WORKING_KEY_PREFIX: redis.keyPrefix,
+        },
+        cleanup: async () => {
+          await drop();
+          await redis.cleanup();
+        },
+      };
+    },
+  },
+];
+
+describe.each(STORES)("the memory inspector in Chromium, on $name", (store) => {
+  if (missing !== undefined || store.skip !== undefined) {
+    it.skip(`needs ${missing ?? store.skip}`, () => {});
+    return;
+  }
   let dir: string;
+  let cleanup: () => Promise<void>;
   let server: Served;
   let browser: Browser;
   let page: Page;
@@ -40,7 +81,10 @@ describe.skipIf(missing !== undefined)("the memory inspector in Chromium", () =>
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "hindsight-ui-"));
+    const opened = await store.open();
+    cleanup = opened.cleanup;
     server = await serve({
+      ...opened.env,
       HINDSIGHT_DATA_DIR: join(dir, "data"),
       HINDSIGHT_API_KEY: KEY,
       HINDSIGHT_LOG_LEVEL: "warn",
@@ -74,6 +118,7 @@ describe.skipIf(missing !== undefined)("the memory inspector in Chromium", () =>
   afterAll(async () => {
     await browser?.close();
     killServers();
+    await cleanup?.();
     await rm(dir, { recursive: true, force: true });
   });
 
