@@ -16,6 +16,9 @@ export interface ConfigFlags {
 
 type Env = Record<string, string | undefined>;
 
+/** HINDSIGHT_DB_WAIT_MS when unset: how long entry points wait for PostgreSQL to accept connections. */
+export const DEFAULT_DB_WAIT_MS = 60_000;
+
 function number(env: Env, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === "") return undefined;
@@ -195,6 +198,8 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const dataDir = flags.dataDir ?? env.HINDSIGHT_DATA_DIR ?? join(homedir(), ".hindsight", "data");
   const lockTimeoutMs = number(env, "HINDSIGHT_LOCK_TIMEOUT_MS");
   const databaseTimeoutMs = number(env, "HINDSIGHT_DB_TIMEOUT_MS");
+  // Servers and commands started beside their database wait for it (see connect-retry).
+  const databaseWaitMs = number(env, "HINDSIGHT_DB_WAIT_MS") ?? DEFAULT_DB_WAIT_MS;
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
   const fusion = env.HINDSIGHT_RECALL_FUSION;
   const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
@@ -213,6 +218,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     dataDir: dataDir === "memory://" ? dataDir : resolve(expandHome(dataDir)),
     ...(lockTimeoutMs === undefined ? {} : { lockTimeoutMs }),
     ...(databaseTimeoutMs === undefined ? {} : { databaseTimeoutMs }),
+    databaseWaitMs,
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
     working: workingFromEnv(env),

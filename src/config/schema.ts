@@ -212,6 +212,14 @@ export const HindsightConfig = z.strictObject({
    * hang every request; `/health` answers within its own 3 s whatever this is.
    */
   databaseTimeoutMs: z.number().int().min(100).default(60_000),
+  /**
+   * PostgreSQL: how long opening the store waits for a server that does not accept
+   * connections yet (starting up, not listening, its name not resolvable yet), retrying with a
+   * bounded backoff and logging why; then STORAGE_FAILED. Failures waiting cannot fix (a wrong
+   * password, a missing database) fail at once. Only a process's first connection to a server
+   * waits. 0 (the library's default): no wait; the environment's default is 60 s.
+   */
+  databaseWaitMs: z.number().int().min(0).default(0),
   /** Default: the local multilingual model fetched by `hindsight fetch-model`. */
   embedder: EmbedderConfig.default({ kind: "local", allowRemote: false }),
   llm: LlmConfig.default({ provider: "none" }),

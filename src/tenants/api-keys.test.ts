@@ -56,6 +56,34 @@ describe("API keys", () => {
     expect(apiKeysFromEnv({}, () => "")).toBeUndefined();
   });
 
+  it("takes the single key from HINDSIGHT_API_KEY_FILE (a Docker secret), without its newline", () => {
+    const files: Record<string, string> = {
+      "/run/secrets/key": "s3cret-key\n",
+      "/run/secrets/empty": "\n",
+    };
+    const read = (path: string) => files[path] ?? "";
+    const table = apiKeysFromEnv({ HINDSIGHT_API_KEY_FILE: "/run/secrets/key" }, read);
+    expect(table && Object.fromEntries(table)).toEqual({
+      [keyDigest("s3cret-key")]: { tenant: "default" },
+    });
+    // An empty secret is no key, as an empty HINDSIGHT_API_KEY is (serve then warns).
+    expect(apiKeysFromEnv({ HINDSIGHT_API_KEY_FILE: "/run/secrets/empty" }, read)).toBeUndefined();
+    // A key:tenant list in the single-key file is refused rather than taken as one odd key.
+    expect(() =>
+      apiKeysFromEnv({ HINDSIGHT_API_KEY_FILE: "/run/secrets/two" }, () => "k1\nk2\n"),
+    ).toThrow(expect.objectContaining({ code: "CONFIG_INVALID", field: "HINDSIGHT_API_KEY_FILE" }));
+    expect(() =>
+      apiKeysFromEnv({ HINDSIGHT_API_KEY_FILE: "/missing" }, () => {
+        throw new Error("ENOENT");
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        field: "HINDSIGHT_API_KEY_FILE",
+        message: expect.stringContaining("/missing"),
+      }),
+    );
+  });
+
   it("says which file it could not read", () => {
     expect(() =>
       apiKeysFromEnv({ HINDSIGHT_API_KEYS_FILE: "/missing" }, () => {

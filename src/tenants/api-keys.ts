@@ -1,7 +1,8 @@
 /**
  * API keys and the tenants they belong to: `HINDSIGHT_API_KEYS=key:tenant,key:tenant`, or
  * the same pairs one per line in `HINDSIGHT_API_KEYS_FILE` (for secrets mounted as files),
- * plus the single-tenant `HINDSIGHT_API_KEY`, which belongs to the default tenant. A key may
+ * plus the single-tenant `HINDSIGHT_API_KEY` (or the key alone in the file `HINDSIGHT_API_KEY_FILE`,
+ * a Docker secret), which belongs to the default tenant. A key may
  * also be bound to one agent of its tenant, `key:tenant/agent`: its requests act as that agent
  * (see agent-scope). Keys are kept only as SHA-256 digests.
  */
@@ -91,20 +92,35 @@ export function apiKeysFromEnv(
   const table = new Map<string, KeyHolder>();
   const single = env.HINDSIGHT_API_KEY?.trim();
   if (single) table.set(keyDigest(single), { tenant: DEFAULT_TENANT });
-  if (env.HINDSIGHT_API_KEYS?.trim())
-    parseApiKeys(env.HINDSIGHT_API_KEYS, "HINDSIGHT_API_KEYS", table);
-  const file = env.HINDSIGHT_API_KEYS_FILE?.trim();
-  if (file) {
-    let text: string;
-    try {
-      text = readFile(file);
-    } catch (error) {
+  const singleFile = fileOf(env, "HINDSIGHT_API_KEY_FILE", readFile)?.trim();
+  if (singleFile) {
+    // One key, as HINDSIGHT_API_KEY takes it; a trailing newline (echo, an editor) is not part of it.
+    if (/\s/.test(singleFile)) {
       throw configError(
-        "HINDSIGHT_API_KEYS_FILE",
-        `cannot read ${file}: ${(error as Error).message}`,
+        "HINDSIGHT_API_KEY_FILE",
+        "holds more than one word; it takes one key (HINDSIGHT_API_KEYS_FILE takes 'key:tenant' lines)",
       );
     }
-    parseApiKeys(text, "HINDSIGHT_API_KEYS_FILE", table);
+    table.set(keyDigest(singleFile), { tenant: DEFAULT_TENANT });
   }
+  if (env.HINDSIGHT_API_KEYS?.trim())
+    parseApiKeys(env.HINDSIGHT_API_KEYS, "HINDSIGHT_API_KEYS", table);
+  const pairs = fileOf(env, "HINDSIGHT_API_KEYS_FILE", readFile);
+  if (pairs !== undefined) parseApiKeys(pairs, "HINDSIGHT_API_KEYS_FILE", table);
   return table.size > 0 ? table : undefined;
+}
+
+/** The text of the file a `…_FILE` variable names, or undefined when it names none. */
+function fileOf(
+  env: Record<string, string | undefined>,
+  name: string,
+  readFile: (path: string) => string,
+): string | undefined {
+  const file = env[name]?.trim();
+  if (!file) return undefined;
+  try {
+    return readFile(file);
+  } catch (error) {
+    throw configError(name, `cannot read ${file}: ${(error as Error).message}`);
+  }
 }

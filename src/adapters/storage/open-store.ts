@@ -10,6 +10,8 @@ export interface StoreLocation {
   dataDir: string;
   /** PostgreSQL: how long a statement or a new connection may take. */
   databaseTimeoutMs?: number | undefined;
+  /** PostgreSQL: how long opening waits for a server not accepting connections yet. */
+  databaseWaitMs?: number | undefined;
 }
 
 /**
@@ -33,6 +35,7 @@ export async function openDriver(location: StoreLocation, logger: Logger): Promi
       ...(location.databaseTimeoutMs === undefined
         ? {}
         : { timeoutMs: location.databaseTimeoutMs }),
+      waitMs: location.databaseWaitMs,
       logger,
     });
     logger.info(`using PostgreSQL store ${driver.description.slice("postgres:".length)}`);

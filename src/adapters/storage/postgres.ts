@@ -4,6 +4,7 @@
 import type { PoolClient } from "pg";
 import type { Exclusive } from "../../core/lifecycle/ports.js";
 import type { Logger } from "../../core/ports.js";
+import { waitForPostgres } from "./connect-retry.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
 import { ADVISORY_KEY_SQL } from "./job-lock.js";
 import { SEARCH_SETTINGS } from "./search-settings.js";
@@ -19,6 +20,11 @@ export interface PostgresOptions {
    * STORAGE_FAILED, and the connection it waited on is discarded.
    */
   timeoutMs?: number;
+  /**
+   * How long opening waits for a server that does not accept connections yet (starting up,
+   * not listening, not resolvable yet); default 0: no wait. See connect-retry.
+   */
+  waitMs?: number | undefined;
   logger: Logger;
 }
 
@@ -152,8 +158,13 @@ function sharedPool(
 export async function openPostgres(options: PostgresOptions): Promise<SqlDriver> {
   // Loaded on demand so the embedded path never loads the network driver.
   const { default: pg } = await import("pg");
-  if (options.schema) await createSchema(pg, options.connectionString, options.schema);
   const timeoutMs = options.timeoutMs ?? 60_000;
+  await waitForPostgres(pg, options.connectionString, {
+    waitMs: options.waitMs ?? 0,
+    attemptTimeoutMs: timeoutMs,
+    logger: options.logger,
+  });
+  if (options.schema) await createSchema(pg, options.connectionString, options.schema);
   const { shared, release } = sharedPool(pg, options, timeoutMs);
   const { pool, schemaOf } = shared;
   const description = `postgres:${redactUrl(options.connectionString)}${options.schema ? ` schema ${options.schema}` : ""}`;
