@@ -2,10 +2,11 @@
  * The built CLI, spawned as a user runs it, on every backend.
  */
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_MODEL, defaultModelDir } from "../src/adapters/embedders/default-model.js";
 import { MIGRATIONS } from "../src/adapters/storage/migrations.js";
 import { BACKENDS } from "./support/backends.js";
 import { json, runCli } from "./support/cli.js";
@@ -240,6 +241,35 @@ describe("hindsight CLI errors", () => {
     expect(result.stderr).toContain("INVALID_INPUT");
     expect(result.stderr).toContain("top_k");
     expect(existsSync(untouched)).toBe(false);
+  });
+
+  it("reads without loading the model: stats and list work with a broken one, store does not", async () => {
+    // The default model's files, but an ONNX graph that cannot load.
+    const models = join(dataDir, "broken-models");
+    const broken = join(models, DEFAULT_MODEL);
+    await mkdir(join(broken, "onnx"), { recursive: true });
+    const real = defaultModelDir();
+    for (const name of await readdir(real)) {
+      if (name !== "onnx") await symlink(join(real, name), join(broken, name));
+    }
+    for (const name of await readdir(join(real, "onnx"))) {
+      await writeFile(join(broken, "onnx", name), "not a model");
+    }
+    const env = {
+      HINDSIGHT_DATA_DIR: join(dataDir, "broken-model-store"),
+      HINDSIGHT_EMBEDDER: "local",
+      HINDSIGHT_MODELS_DIR: models,
+    };
+    expect(json(await runCli(["stats", "--json"], env))).toMatchObject({
+      embedder: `local:${DEFAULT_MODEL}`,
+    });
+    expect(json(await runCli(["list", "--json"], env))).toMatchObject({ total: 0 });
+    const stored = await runCli(
+      ["store", "--task-type", "x", "--summary", "needs the model", "--outcome", "success"],
+      env,
+    );
+    expect(stored.code).not.toBe(0);
+    expect(stored.stderr).toContain("cannot load");
   });
 
   it("rejects an unknown command and an unknown embedder", async () => {

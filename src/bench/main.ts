@@ -3,13 +3,18 @@
  * top-k query on the same table in the same run (the floor no recall can beat).
  *
  *   npm run bench -- --json [--sizes 10000,100000] [--backends pglite,postgres] [--queries 200]
- *                    [--embedder hash|default] [--serve]
+ *                    [--embedder hash|default] [--serve] [--cli-rounds 7]
  *
  * `--embedder default` embeds with the default model (multilingual-e5-small, fetched by
  * `npm run fetch:model`) instead of the hash embedder, and reports the query embedding's own
  * time (`query_embed_ms`) and the floor that includes it (`floor_with_embed_ms`: one query
  * embedding + the raw query). `--serve` also recalls through `hindsight serve` on the same
  * store over HTTP on loopback (`serve_recall_ms`, the client's wall time per request).
+ *
+ * `--cli-rounds` (default 7; 0 skips it) measures the command line as an agent hook pays for
+ * it, one process per call, against a bare `node -e 0` in the same run (src/bench/cli.ts):
+ * a refused input, `stats`, and `store` / `recall` with and without a process owning the
+ * directory, with the embedder under test.
  *
  * Sizes grow one table: the 100k row set is the 10k one plus 90k more. After each load the
  * tables are vacuumed and analysed, so recall is measured in the steady state.
@@ -37,6 +42,7 @@ import type { Embedder } from "../core/ports.js";
 import { DEFAULT_RANKING } from "../core/recall/ranking.js";
 import { MemoryService } from "../core/service.js";
 import { cachingEmbedder } from "../eval/embedding-cache.js";
+import { benchCli, type CliBench, type CliCase } from "./cli.js";
 import { generateMemory, generateQuery, random } from "./corpus.js";
 import { type Percentiles, percentiles } from "./stats.js";
 
@@ -63,6 +69,7 @@ const { values } = parseArgs({
     queries: { type: "string", default: "200" },
     embedder: { type: "string", default: "hash" },
     serve: { type: "boolean", default: false },
+    "cli-rounds": { type: "string", default: "7" },
     "database-url": {
       type: "string",
       default: process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test",
@@ -345,8 +352,19 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
 const results: BenchResult[] = [];
 for (const backend of values.backends.split(","))
   results.push(...(await benchBackend(backend.trim())));
+const cliRounds = Number(values["cli-rounds"]);
+const cli: CliBench | undefined =
+  cliRounds > 0
+    ? await benchCli({
+        cli: CLI,
+        embedder: values.embedder === "hash" ? "hash" : "",
+        rounds: cliRounds,
+        startServe,
+        progress,
+      })
+    : undefined;
 if (values.json) {
-  process.stdout.write(`${JSON.stringify({ results })}\n`);
+  process.stdout.write(`${JSON.stringify({ results, ...(cli ? { cli } : {}) })}\n`);
 } else {
   for (const r of results) {
     process.stdout.write(
@@ -362,5 +380,18 @@ if (values.json) {
           : "") +
         `  [${r.embedder}]\n`,
     );
+  }
+  if (cli) {
+    const line = (name: string, c: CliCase) =>
+      `cli ${name.padEnd(18)} p50 ${c.ms.p50} p95 ${c.ms.p95} ms  (${c.over_node}× node -e)\n`;
+    process.stdout.write(
+      `cli node -e 0             p50 ${cli.node_ms.p50} ms  [${cli.embedder}]\n`,
+    );
+    process.stdout.write(line("refused input", cli.refused));
+    process.stdout.write(line("stats (no model)", cli.stats_no_model));
+    process.stdout.write(line("store, cold", cli.cold_store));
+    process.stdout.write(line("recall, cold", cli.cold_recall));
+    process.stdout.write(line("store, forwarded", cli.forwarded_store));
+    process.stdout.write(line("recall, forwarded", cli.forwarded_recall));
   }
 }

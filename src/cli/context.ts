@@ -7,10 +7,7 @@ import { LOG_LEVELS, type LogLevel, stderrLogger } from "../adapters/logger.js";
 import { configFromEnv } from "../config/env.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { Logger } from "../core/ports.js";
-import {
-  openHindsight as createHindsight,
-  type OpenedHindsight as Hindsight,
-} from "../open/hindsight.js";
+import type { OpenedHindsight as Hindsight } from "../open/hindsight.js";
 import { parseConfig } from "../open/parse-config.js";
 import { tenantConfig } from "../tenants/tenant.js";
 import { type LazyMemory, lazyMemory } from "./lazy-memory.js";
@@ -58,9 +55,12 @@ export async function withHindsight(
     const input = configFromEnv(process.env, flags);
     const parsed = parseConfig(input);
     // Nothing is opened until the body's first call, and only once its input is valid.
-    lazy = lazyMemory(tenantConfig(parsed, parsed.tenant), () =>
-      createHindsight(input, { logger }),
-    );
+    // Loaded with the store: a command refused before its first call never loads the
+    // service, the storage adapters or the tokenizer.
+    lazy = lazyMemory(tenantConfig(parsed, parsed.tenant), async () => {
+      const { openHindsight } = await import("../open/hindsight.js");
+      return openHindsight(input, { logger, warmEmbedder: opening === "now" });
+    });
     if (opening === "now") {
       // Opened through the same path (so it is closed below), then used directly.
       await body(await lazy.open(), logger);

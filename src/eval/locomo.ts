@@ -33,8 +33,9 @@ const Sample = z.looseObject({
 
 const Turns = z.array(Turn);
 
-export const REFERENCE_TIMES = ["last-session", "none"] as const;
-export type LocomoReferenceTime = (typeof REFERENCE_TIMES)[number];
+import { CONTEXT_TURNS, type LocomoReferenceTime } from "./options.js";
+
+export { CONTEXT_TURNS, type LocomoReferenceTime, REFERENCE_TIMES } from "./options.js";
 
 export const LOCOMO_TASK_TYPE = "conversation";
 const STORE_CHUNK = 100;
@@ -68,13 +69,6 @@ export function turnSummary(turn: { speaker: string; text: string; blip_caption?
   const caption = turn.blip_caption?.trim();
   return `${turn.speaker}: ${turn.text.trim()}${caption ? ` [shares ${caption}]` : ""}`;
 }
-
-/**
- * Turns of the same session before a turn, passed as its `context` on store (what any user
- * storing a conversation turn by turn can pass): a reply such as "Yes, last Tuesday!" is
- * found by what it answers. Two by default (measured: docs/evaluation.md).
- */
-export const CONTEXT_TURNS = 2;
 
 export function turnContext(
   turns: readonly LocomoTurn[],

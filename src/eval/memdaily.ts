@@ -41,8 +41,9 @@ export const MEMDAILY_METRICS = ["R@1", "R@5", "MRR"] as const;
 /** Results asked for per question: the whole bank, so MRR sees every rank, up to this many. */
 const MAX_RANKED = 100;
 
-export const MEMDAILY_REFERENCE_TIMES = ["question", "none"] as const;
-export type MemdailyReferenceTime = (typeof MEMDAILY_REFERENCE_TIMES)[number];
+import type { MemdailyReferenceTime } from "./options.js";
+
+export { MEMDAILY_REFERENCE_TIMES, type MemdailyReferenceTime } from "./options.js";
 
 export interface MemdailyMessage {
   mid: string;

@@ -13,7 +13,6 @@ import type { Clock, Embedder, LanguageModel, Logger } from "../core/ports.js";
 import { openSharedEmbeddedMemory } from "../multiprocess/shared-directory.js";
 import { tenantConfig } from "../tenants/tenant.js";
 import { parseConfig } from "./parse-config.js";
-import { openService } from "./service.js";
 
 export interface HindsightDeps {
   logger?: Logger;
@@ -22,6 +21,20 @@ export interface HindsightDeps {
   embedder?: Embedder;
   /** A ready language model, instead of the one the configuration names. */
   llm?: LanguageModel;
+  /**
+   * Loads the local embedding model while opening (default), so a broken model fails at
+   * start; a one-shot command passes false and loads it only if it embeds something.
+   */
+  warmEmbedder?: boolean;
+}
+
+/**
+ * The service in this process, loaded on demand: a process that forwards to the directory's
+ * owner never loads the storage adapters, the service or the tokenizer.
+ */
+async function openService(...args: Parameters<typeof import("./service.js").openService>) {
+  const service = await import("./service.js");
+  return service.openService(...args);
 }
 
 /** An opened hindsight, as the surfaces see it: inputs are validated by the service. */

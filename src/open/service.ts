@@ -17,6 +17,8 @@ export interface ServiceDeps {
   embedder?: Embedder;
   /** A ready language model, instead of the one the configuration names. */
   llm?: LanguageModel;
+  /** Loads the local model now (default) rather than on the first embedding. */
+  warmEmbedder?: boolean;
 }
 
 export async function openService(
@@ -25,7 +27,7 @@ export async function openService(
 ): Promise<MemoryService> {
   const { logger } = deps;
   const embedder = deps.embedder ?? (await createEmbedder(config.embedder, logger));
-  if (!deps.embedder && config.embedder.kind === "local") {
+  if (!deps.embedder && config.embedder.kind === "local" && deps.warmEmbedder !== false) {
     // The model loads lazily; load it now so a missing package or broken model directory
     // fails at start-up, not on a server's first request.
     await embedder.embed(["warm-up"]);

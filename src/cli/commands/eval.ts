@@ -9,25 +9,18 @@ import { stderrLogger } from "../../adapters/logger.js";
 import { configFromEnv } from "../../config/env.js";
 import { invalidInput } from "../../core/errors.js";
 import type { Logger } from "../../core/ports.js";
-import { type EvalRuntime, openEvalRuntime, recallSupportsQueryTime } from "../../eval/banks.js";
+import type { EvalRuntime } from "../../eval/banks.js";
+import type { LocomoReport } from "../../eval/locomo.js";
+import type { MemdailyReport } from "../../eval/memdaily.js";
 import {
   CONTEXT_TURNS,
   type LocomoReferenceTime,
-  type LocomoReport,
-  loadLocomo,
-  REFERENCE_TIMES,
-  runLocomo,
-} from "../../eval/locomo.js";
-import {
-  loadMemdaily,
   MEMDAILY_REFERENCE_TIMES,
   type MemdailyReferenceTime,
-  type MemdailyReport,
-  runMemdaily,
-} from "../../eval/memdaily.js";
-import { parseKs } from "../../eval/metrics.js";
-import { createProgress } from "../../eval/progress.js";
-import { loadRegressionSet, runRegressionSet, type SetReport } from "../../eval/set.js";
+  REFERENCE_TIMES,
+} from "../../eval/options.js";
+import type { createProgress } from "../../eval/progress.js";
+import type { SetReport } from "../../eval/set.js";
 import { type GlobalFlags, logLevel } from "../context.js";
 import { printResult, reportError } from "../output.js";
 
@@ -145,6 +138,21 @@ async function openDetails(path: string | undefined): Promise<{
   };
 }
 
+/** The runners, loaded when an evaluation runs (they open the service, which a plain
+ * `hindsight --help` must not load). */
+async function loadRunners() {
+  const [banks, locomo, memdaily, set, metrics, progress] = await Promise.all([
+    import("../../eval/banks.js"),
+    import("../../eval/locomo.js"),
+    import("../../eval/memdaily.js"),
+    import("../../eval/set.js"),
+    import("../../eval/metrics.js"),
+    import("../../eval/progress.js"),
+  ]);
+  return { ...banks, ...locomo, ...memdaily, ...set, ...metrics, ...progress };
+}
+type Runners = Awaited<ReturnType<typeof loadRunners>>;
+
 /**
  * Runs an evaluation: loads the embedder once, reports errors on stderr with an exit code,
  * and always releases the embedder.
@@ -156,6 +164,7 @@ async function runEval(
     runtime: EvalRuntime;
     logger: Logger;
     progress: (label: string) => (total: number) => ReturnType<typeof createProgress>;
+    lib: Runners;
   }) => Promise<void>,
 ): Promise<void> {
   let runtime: EvalRuntime | undefined;
@@ -167,7 +176,8 @@ async function runEval(
     if (input.databaseUrl) {
       logger.warn("eval does not use PostgreSQL: every bank is a fresh in-memory store");
     }
-    runtime = await openEvalRuntime(input, logger, {
+    const lib = await loadRunners();
+    runtime = await lib.openEvalRuntime(input, logger, {
       ...(options.embeddingCache ? { embeddingCache: options.embeddingCache } : {}),
     });
     logger.info(`evaluating with embedder ${runtime.embedder.id}, one in-memory store per bank`);
@@ -175,7 +185,8 @@ async function runEval(
     await body({
       runtime,
       logger,
-      progress: (label) => (total) => createProgress({ label, total, enabled: showProgress }),
+      progress: (label) => (total) => lib.createProgress({ label, total, enabled: showProgress }),
+      lib,
     });
   } catch (error) {
     process.exitCode = reportError(error, options, FLAGS);
@@ -186,8 +197,8 @@ async function runEval(
   }
 }
 
-function warnReferenceTime(logger: Logger, mode: string): void {
-  if (mode !== "none" && !recallSupportsQueryTime()) {
+function warnReferenceTime(lib: Runners, logger: Logger, mode: string): void {
+  if (mode !== "none" && !lib.recallSupportsQueryTime()) {
     logger.warn(
       `--reference-time ${mode}: recall takes no query_time yet, so questions are recalled without one`,
     );
@@ -301,8 +312,8 @@ export function registerEval(program: Command): void {
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print the result as JSON")
     .action(async (options: LocomoOptions, command: Command) => {
-      await runEval(command, options, async ({ runtime, logger, progress }) => {
-        const ks = parseKs(options.k);
+      await runEval(command, options, async ({ runtime, logger, progress, lib }) => {
+        const ks = lib.parseKs(options.k);
         if (typeof ks === "string") throw invalidInput("k", ks);
         const limit = positiveInteger("limit_conversations", options.limitConversations);
         const contextTurns = wholeNumber("context_turns", options.contextTurns);
@@ -311,9 +322,9 @@ export function registerEval(program: Command): void {
           options.referenceTime,
           REFERENCE_TIMES,
         );
-        warnReferenceTime(logger, referenceTime);
+        warnReferenceTime(lib, logger, referenceTime);
         const only = positions("conversations", options.conversations);
-        const conversations = (await loadLocomo(options.data)).filter(
+        const conversations = (await lib.loadLocomo(options.data)).filter(
           (_, index) => only === undefined || only.has(index + 1),
         );
         const undated = conversations.reduce((sum, c) => sum + c.undated_sessions, 0);
@@ -325,7 +336,7 @@ export function registerEval(program: Command): void {
         const details = await openDetails(options.details);
         let report: LocomoReport;
         try {
-          report = await runLocomo(conversations, {
+          report = await lib.runLocomo(conversations, {
             runtime,
             ks,
             referenceTime,
@@ -362,16 +373,16 @@ export function registerEval(program: Command): void {
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print the result as JSON")
     .action(async (options: MemdailyOptions, command: Command) => {
-      await runEval(command, options, async ({ runtime, logger, progress }) => {
+      await runEval(command, options, async ({ runtime, logger, progress, lib }) => {
         const limit = positiveInteger("limit_trajectories", options.limitTrajectories);
         const referenceTime = choice<MemdailyReferenceTime>(
           "reference_time",
           options.referenceTime,
           MEMDAILY_REFERENCE_TIMES,
         );
-        warnReferenceTime(logger, referenceTime);
+        warnReferenceTime(lib, logger, referenceTime);
         const prefixes = options.files?.split(",").map((prefix) => prefix.trim());
-        const trajectories = (await loadMemdaily(options.data)).filter(
+        const trajectories = (await lib.loadMemdaily(options.data)).filter(
           (trajectory) =>
             prefixes === undefined || prefixes.some((prefix) => trajectory.file.startsWith(prefix)),
         );
@@ -384,7 +395,7 @@ export function registerEval(program: Command): void {
         const details = await openDetails(options.details);
         let report: MemdailyReport;
         try {
-          report = await runMemdaily(trajectories, {
+          report = await lib.runMemdaily(trajectories, {
             runtime,
             referenceTime,
             freshBanks: options.freshBanks === true,
@@ -410,9 +421,9 @@ export function registerEval(program: Command): void {
     .option("--no-progress", "no progress bar on stderr")
     .option("--json", "print the result as JSON")
     .action(async (options: CommonOptions, command: Command) => {
-      await runEval(command, options, async ({ runtime, progress }) => {
-        const set = await loadRegressionSet(options.data);
-        const report = await runRegressionSet(set, { runtime, progress: progress("eval set") });
+      await runEval(command, options, async ({ runtime, progress, lib }) => {
+        const set = await lib.loadRegressionSet(options.data);
+        const report = await lib.runRegressionSet(set, { runtime, progress: progress("eval set") });
         printResult(report, options, () => describeSet(report));
       });
     });

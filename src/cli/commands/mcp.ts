@@ -1,5 +1,4 @@
 import type { Command } from "commander";
-import { runStdioServer } from "../../mcp/stdio.js";
 import { withHindsight } from "../context.js";
 
 export function registerMcp(program: Command): void {
@@ -14,6 +13,8 @@ export function registerMcp(program: Command): void {
         {},
         {},
         async (memory, logger) => {
+          // Loaded when the command runs: no other command pays for the MCP SDK.
+          const { runStdioServer } = await import("../../mcp/stdio.js");
           await runStdioServer(memory, logger);
         },
         "now",

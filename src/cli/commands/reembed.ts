@@ -3,8 +3,6 @@ import { stderrLogger } from "../../adapters/logger.js";
 import type { ReembedResult } from "../../adapters/storage/reembed.js";
 import { configFromEnv } from "../../config/env.js";
 import { validate } from "../../core/validate.js";
-import { createProgress } from "../../eval/progress.js";
-import { ReembedInput, reembed } from "../../open/reembed.js";
 import { type GlobalFlags, logLevel } from "../context.js";
 import { printResult, reportError } from "../output.js";
 import { defined, numeric } from "../parse.js";
@@ -52,6 +50,11 @@ export function registerReembed(program: Command): void {
     .option("--json", "print the result as JSON")
     .action(async (options: ReembedOptions, command: Command) => {
       try {
+        // Loaded when the command runs: no other command pays for re-embedding's modules.
+        const [{ ReembedInput, reembed }, { createProgress }] = await Promise.all([
+          import("../../open/reembed.js"),
+          import("../../eval/progress.js"),
+        ]);
         // Flags first, so a bad one is reported before anything is opened.
         const input = validate(
           ReembedInput,
