@@ -156,7 +156,9 @@ export async function findCandidates(
             COALESCE(u.access_count, 0) AS access_count,
             1 - (m.embedding <=> $1::vector) AS vector_similarity,
             s.documents::float8 AS documents, s.tokens::float8 AS tokens,
-            (SELECT json_object_agg(term, df) FROM query_terms) AS df
+            -- The query words' document frequencies, once: not copied into every row.
+            CASE WHEN row_number() OVER () = 1
+              THEN (SELECT json_object_agg(term, df) FROM query_terms) END AS df
      FROM ${table} m
      LEFT JOIN ${USAGE_TABLE[query.layer]} u ON u.id = m.id
      LEFT JOIN search_stats s ON s.layer = $3
@@ -167,7 +169,8 @@ export async function findCandidates(
   const corpus: CorpusStats = {
     documents: first?.documents ?? 0,
     averageLength: first && first.documents > 0 ? first.tokens / first.documents : 0,
-    documentFrequency: new Map(Object.entries(first?.df ?? {})),
+    // One row carries them (whichever the window numbered first).
+    documentFrequency: new Map(Object.entries(rows.find((row) => row.df)?.df ?? {})),
   };
   const candidates = rows.map(
     (row): Candidate => ({
