@@ -59,6 +59,19 @@ interface BenchResult {
   query_embed_ms?: Percentiles;
   floor_with_embed_ms?: Percentiles;
   serve_recall_ms?: Percentiles;
+  /** After the last size: fresh memories stored with their embedding (nothing cached). */
+  ingest?: Ingest;
+}
+
+interface Ingest {
+  items: number;
+  batch: number;
+  /** storeEpisodicBatch, embedding included. */
+  store_per_s: number;
+  /** The embedder alone on as many other fresh texts, in one call. */
+  embedder_per_s: number;
+  /** store ÷ embedder: 1 would mean storing costs nothing beyond the embedding. */
+  ratio: number;
 }
 
 const { values } = parseArgs({
@@ -220,6 +233,36 @@ async function measureInsertFloor(driver: SqlDriver, vectors: Float32Array[]): P
   return perSecond;
 }
 
+/**
+ * Cold ingest, as an import pays it: fresh memories whose vectors no cache holds, stored in
+ * import-sized batches, against the embedder alone on as many other fresh texts.
+ */
+async function measureIngest(
+  memory: MemoryService,
+  embedder: Embedder,
+  next: () => number,
+): Promise<Ingest> {
+  const items = values.embedder === "hash" ? 4096 : 512;
+  const batch = 128;
+  const fresh = Array.from({ length: 2 * items }, (_, i) => generateMemory(next, 90_000_000 + i));
+  const [, embedMs] = await timed(() =>
+    embedder.embed(fresh.slice(items).map((item) => `${item.task_type}: ${item.summary}`)),
+  );
+  let storeMs = 0;
+  for (let start = 0; start < items; start += batch) {
+    storeMs += (await timed(() => memory.storeEpisodicBatch(fresh.slice(start, start + batch))))[1];
+  }
+  const store_per_s = Math.round((items / storeMs) * 1000);
+  const embedder_per_s = Math.round((items / embedMs) * 1000);
+  return {
+    items,
+    batch,
+    store_per_s,
+    embedder_per_s,
+    ratio: Math.round((store_per_s / embedder_per_s) * 100) / 100,
+  };
+}
+
 async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   const start = performance.now();
   const value = await fn();
@@ -337,6 +380,7 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
           : {}),
         ...(served ? { serve_recall_ms: served } : {}),
       };
+      if (n === sizes.at(-1)) result.ingest = await measureIngest(memory, embedder, next);
       progress(`${name}: ${JSON.stringify(result)}`);
       results.push(result);
     }
@@ -377,6 +421,9 @@ if (values.json) {
           : "") +
         (r.serve_recall_ms
           ? `  through serve p50 ${r.serve_recall_ms.p50} p99 ${r.serve_recall_ms.p99} ms`
+          : "") +
+        (r.ingest
+          ? `  cold ingest ${r.ingest.store_per_s}/s vs embedder ${r.ingest.embedder_per_s}/s (${r.ingest.ratio}×)`
           : "") +
         `  [${r.embedder}]\n`,
     );
