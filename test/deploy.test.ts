@@ -8,6 +8,8 @@
  * (github.com/compose-spec/compose-spec, schema/compose-spec.json; Apache-2.0, "Copyright 2020
  * The Compose Specification Authors"), taken from the npm package dclint@3.1.0
  * (schemas/compose.schema.json) and reformatted by Biome; see test/fixtures/README.md.
+ *
+ * Booting both for real is `npm run test:deploy` (scripts/test-deploy.sh), not part of this.
  */
 import { createHash } from "node:crypto";
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -19,6 +21,7 @@ import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
 import { configFromEnv } from "../src/config/env.js";
 import { HindsightConfig } from "../src/config/schema.js";
+import { apiKeysFromEnv, keyDigest } from "../src/tenants/api-keys.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -61,6 +64,12 @@ interface Healthcheck {
   timeout?: string;
   retries?: number;
   start_period?: string;
+  start_interval?: string;
+}
+interface ServiceSecret {
+  source: string;
+  target?: string;
+  mode?: number | string;
 }
 interface Service {
   image?: string;
@@ -72,26 +81,81 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: Healthcheck;
   restart?: string;
+  stop_signal?: string;
+  stop_grace_period?: string;
+  secrets?: (string | ServiceSecret)[];
 }
 interface Compose {
   name: string;
   services: Record<string, Service>;
   volumes?: Record<string, unknown>;
+  secrets?: Record<string, { environment?: string; file?: string }>;
 }
 
 const COMPOSE_TEXT = read("docker-compose.yml");
+/** For engines that refuse start_interval (Docker < 25, podman): merged over the main file. */
+const OLDER_ENGINES_TEXT = read("docker-compose.older-engines.yml");
 
-function loadComposeRaw(): Json {
-  const doc = parseDocument(COMPOSE_TEXT, { prettyErrors: true, uniqueKeys: true });
+/** Compose's `!reset` (an override removing an attribute), as a marker the merge acts on. */
+const RESET = "\u0000reset";
+const resetTag = {
+  tag: "!reset",
+  resolve: () => RESET,
+};
+
+function parseYaml(text: string): Json {
+  const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true, customTags: [resetTag] });
   expect(doc.errors, String(doc.errors)).toEqual([]);
   expect(doc.warnings, String(doc.warnings)).toEqual([]);
   return doc.toJS() as Json;
 }
 
-/** The file as Compose sees it with the given environment (nothing set by default). */
-function loadCompose(env: Env = {}): Compose {
-  return interpolateAll(loadComposeRaw(), env) as unknown as Compose;
+function loadComposeRaw(): Json {
+  return parseYaml(COMPOSE_TEXT);
 }
+
+/** Compose's merge of an override file: mappings merge key by key, `!reset` removes, the rest replaces. */
+function mergeCompose(base: Json, override: Json): Json {
+  if (
+    base === null ||
+    override === null ||
+    typeof base !== "object" ||
+    typeof override !== "object" ||
+    Array.isArray(base) ||
+    Array.isArray(override)
+  ) {
+    return override;
+  }
+  const merged: Record<string, Json> = { ...base };
+  for (const [key, value] of Object.entries(override)) {
+    if (value === RESET) delete merged[key];
+    else merged[key] = key in merged ? mergeCompose(merged[key]!, value) : value;
+  }
+  return merged;
+}
+
+/** The file as Compose sees it with the given environment (nothing set by default). */
+function loadCompose(env: Env = {}, { olderEngines = false } = {}): Compose {
+  const raw = olderEngines
+    ? mergeCompose(loadComposeRaw(), parseYaml(OLDER_ENGINES_TEXT))
+    : loadComposeRaw();
+  return interpolateAll(raw, env) as unknown as Compose;
+}
+
+/** Compose durations as this file writes them (1s, 30s, 1m30s) in milliseconds. */
+function durationMs(value: string | undefined): number {
+  const match = /^(?:(\d+)m)?(?:(\d+)s)?$/.exec(value ?? "");
+  if (!value || !match) throw new Error(`not a duration: ${value}`);
+  return (Number(match[1] ?? 0) * 60 + Number(match[2] ?? 0)) * 1000;
+}
+
+/** An image variable's default in the raw file: `${NAME:-default}`. */
+function imageDefault(variable: string): string {
+  const match = new RegExp(`\\$\\{${variable}:-([^}]+)\\}`).exec(COMPOSE_TEXT);
+  if (!match) throw new Error(`docker-compose.yml has no \${${variable}:-…}`);
+  return match[1]!;
+}
+const DIGEST = "(?:@sha256:[0-9a-f]{64})?";
 
 function service(compose: Compose, name: string): Service {
   const found = compose.services[name];
@@ -152,6 +216,7 @@ describe("docker-compose.yml", () => {
       loadComposeRaw(),
       loadCompose() as unknown as Json,
       loadCompose({ HINDSIGHT_PORT: "18080", HINDSIGHT_API_KEY: "k" }) as unknown as Json,
+      loadCompose({}, { olderEngines: true }) as unknown as Json,
     ]) {
       const valid = validate(document);
       expect(valid, JSON.stringify(validate.errors, null, 2)).toBe(true);
@@ -168,12 +233,67 @@ describe("docker-compose.yml", () => {
     expect(validate(badCondition)).toBe(false);
   });
 
-  it("uses the seed design's images, and builds hindsight from this repository", () => {
+  it("pins the seed design's images to exact releases, each overridable, and builds hindsight here", () => {
     const compose = loadCompose();
-    expect(service(compose, "postgres").image).toBe("pgvector/pgvector:pg16");
-    expect(service(compose, "redis").image).toBe("redis:7-alpine");
+    // pgvector's release is the one the host's tests use (scripts/install-pgvector.sh).
+    const pgvector = /PGVECTOR_VERSION:-(\d+\.\d+\.\d+)-/.exec(
+      read("scripts/install-pgvector.sh"),
+    )?.[1];
+    expect(pgvector).toBeDefined();
+    expect(service(compose, "postgres").image).toMatch(
+      new RegExp(`^pgvector/pgvector:${pgvector!.replace(/\./g, "\\.")}-pg16${DIGEST}$`),
+    );
+    expect(service(compose, "redis").image).toMatch(
+      new RegExp(`^redis:7\\.\\d+\\.\\d+-alpine${DIGEST}$`),
+    );
     const { build } = service(compose, "hindsight");
     expect(typeof build === "string" ? build : build?.context).toBe(".");
+    // The Node image: the Dockerfile's own default, passed as its build argument.
+    const args = typeof build === "string" ? {} : (build?.args ?? {});
+    expect(args.NODE_IMAGE).toBe(DOCKERFILE.globalArgs.NODE_IMAGE);
+    expect(imageDefault("HINDSIGHT_NODE_IMAGE")).toBe(DOCKERFILE.globalArgs.NODE_IMAGE);
+
+    // Every image can be replaced (a mirror, a stand-in, a newer release) without editing.
+    const replaced = loadCompose({
+      HINDSIGHT_POSTGRES_IMAGE: "registry.example/pgvector:x",
+      HINDSIGHT_REDIS_IMAGE: "registry.example/redis:x",
+      HINDSIGHT_NODE_IMAGE: "registry.example/node:x",
+    });
+    expect(service(replaced, "postgres").image).toBe("registry.example/pgvector:x");
+    expect(service(replaced, "redis").image).toBe("registry.example/redis:x");
+    const rebuilt = service(replaced, "hindsight").build;
+    expect(typeof rebuilt === "object" && rebuilt.args?.NODE_IMAGE).toBe("registry.example/node:x");
+    // Nothing floats: no image is named by a bare major or a moving tag.
+    for (const image of [
+      imageDefault("HINDSIGHT_POSTGRES_IMAGE"),
+      imageDefault("HINDSIGHT_REDIS_IMAGE"),
+      imageDefault("HINDSIGHT_NODE_IMAGE"),
+    ]) {
+      expect(image).toMatch(new RegExp(`:\\d+\\.\\d+\\.\\d+-[a-z0-9-]+${DIGEST}$`));
+    }
+  });
+
+  it("npm run test:deploy boots these files with the boot script's stand-ins, outside npm test", () => {
+    const pkg = JSON.parse(read("package.json")) as { scripts: Record<string, string> };
+    expect(pkg.scripts["test:deploy"]).toBe("bash scripts/test-deploy.sh");
+    expect(pkg.scripts.test).toBe("vitest run");
+    expect(`${pkg.scripts.pretest} ${read("vitest.config.ts")}`).not.toMatch(/test-deploy/);
+    const script = read("scripts/test-deploy.sh");
+    expect(script).toMatch(/HINDSIGHT_BOOT_COMPOSE:-\$ROOT\/\.\.\/shared\/tools\/boot-compose\.sh/);
+    // boot-compose.sh builds its stand-ins under these names; every image variable is set.
+    const variables = [...COMPOSE_TEXT.matchAll(/\$\{(HINDSIGHT_\w+_IMAGE):-/g)].map((m) => m[1]);
+    expect(variables.sort()).toEqual([
+      "HINDSIGHT_NODE_IMAGE",
+      "HINDSIGHT_POSTGRES_IMAGE",
+      "HINDSIGHT_REDIS_IMAGE",
+    ]);
+    expect(script).toContain("NODE_STANDIN=docker.io/library/node:20-bookworm-slim");
+    expect(script).toContain('export HINDSIGHT_NODE_IMAGE="$NODE_STANDIN"');
+    expect(script).toContain("export HINDSIGHT_POSTGRES_IMAGE=docker.io/pgvector/pgvector:pg16");
+    expect(script).toContain("export HINDSIGHT_REDIS_IMAGE=docker.io/library/redis:7-alpine");
+    // The stand-in holds the Dockerfile's Node, read from its ARG; podman needs the older-engine file.
+    expect(script).toMatch(/sed -n 's\/\^ARG NODE_IMAGE=\/\/p'/);
+    expect(script).toContain("docker-compose.yml:docker-compose.older-engines.yml");
   });
 
   it("DATABASE_URL and REDIS_URL name services (not localhost) and match their settings", () => {
@@ -213,11 +333,35 @@ describe("docker-compose.yml", () => {
     );
   });
 
-  it("HINDSIGHT_API_KEY comes from the environment, empty by default", () => {
-    expect(COMPOSE_TEXT).toMatch(/HINDSIGHT_API_KEY: \$\{HINDSIGHT_API_KEY:-\}/);
-    expect(service(loadCompose(), "hindsight").environment?.HINDSIGHT_API_KEY).toBe("");
-    const keyed = loadCompose({ HINDSIGHT_API_KEY: "k-123" });
-    expect(service(keyed, "hindsight").environment?.HINDSIGHT_API_KEY).toBe("k-123");
+  it("the API key is a secret made from HINDSIGHT_API_KEY: a file for the server, not in its environment", () => {
+    const compose = loadCompose({ HINDSIGHT_API_KEY: "k-123" });
+    // Compose takes the secret's text from HINDSIGHT_API_KEY (shell or .env) when it creates
+    // the container, and copies it to /run/secrets/<source>.
+    expect(compose.secrets?.["hindsight-api-key"]).toEqual({ environment: "HINDSIGHT_API_KEY" });
+    const hindsight = service(compose, "hindsight");
+    const granted = (hindsight.secrets ?? []).map((secret) =>
+      typeof secret === "string" ? { source: secret } : secret,
+    );
+    expect(granted.map((secret) => secret.source)).toEqual(["hindsight-api-key"]);
+    const path = granted[0]!.target ?? `/run/secrets/${granted[0]!.source}`;
+    const vars = hindsight.environment ?? {};
+    expect(vars.HINDSIGHT_API_KEY_FILE).toBe(path);
+    // No key in the container's configuration, so none in `docker inspect`.
+    expect(vars.HINDSIGHT_API_KEY).toBeUndefined();
+    expect(vars.HINDSIGHT_API_KEYS).toBeUndefined();
+    expect(JSON.stringify(hindsight)).not.toContain("k-123");
+    // The server (uid 1000) can read it: 0444 (Compose's default for secrets was 0400, root's).
+    expect(COMPOSE_TEXT).toMatch(/- source: hindsight-api-key\n\s+#[^\n]*\n\s+mode: 0444\n/);
+    // And serve takes it as the default tenant's key, the file's newline not part of it.
+    const keys = apiKeysFromEnv(vars, (file) => {
+      if (file !== path) throw new Error(`ENOENT ${file}`);
+      return "k-123\n";
+    });
+    expect(keys && Object.fromEntries(keys)).toEqual({
+      [keyDigest("k-123")]: { tenant: "default" },
+    });
+    // Empty on purpose: no key asked for (serve warns about it).
+    expect(apiKeysFromEnv(vars, () => "")).toBeUndefined();
   });
 
   it("other containers may call hindsight by its service name (serve's Host check)", () => {
@@ -265,7 +409,33 @@ describe("docker-compose.yml", () => {
     const targets = (name: string) => mounts(service(compose, name)).map((m) => m.target);
     expect(targets("postgres")).toEqual(["/var/lib/postgresql/data"]);
     expect(targets("redis")).toEqual(["/data"]);
-    expect(targets("hindsight")).toEqual([dockerfileEnv(finalStage()).HINDSIGHT_DATA_DIR]);
+    expect(declared.sort()).toEqual(["postgres-data", "redis-data"]);
+  });
+
+  it("creates no hindsight-data volume: with DATABASE_URL the memories are in postgres-data", () => {
+    const compose = loadCompose();
+    const hindsight = service(compose, "hindsight");
+    expect(hindsight.environment?.DATABASE_URL).toMatch(/^postgres:\/\//);
+    expect(hindsight.volumes).toBeUndefined();
+    expect(Object.keys(compose.volumes ?? {})).not.toContain("hindsight-data");
+    // Nor an anonymous one at run time: the image declares no VOLUME.
+    for (const stage of DOCKERFILE.stages) expect(all(stage, "VOLUME")).toEqual([]);
+  });
+
+  it("postgres and redis stop cleanly: their own stop signals, and time to use them", () => {
+    const compose = loadCompose();
+    const postgres = service(compose, "postgres");
+    const redis = service(compose, "redis");
+    // PostgreSQL's fast shutdown (SIGINT: disconnect, checkpoint, exit; no crash recovery on the
+    // next start), as the official image's STOPSIGNAL; Redis saves and exits on SIGTERM.
+    expect(postgres.stop_signal).toBe("SIGINT");
+    expect(redis.stop_signal).toBe("SIGTERM");
+    // Compose's default is 10 s, then SIGKILL.
+    expect(durationMs(postgres.stop_grace_period)).toBeGreaterThanOrEqual(30_000);
+    expect(durationMs(redis.stop_grace_period)).toBeGreaterThanOrEqual(15_000);
+    expect(durationMs(service(compose, "hindsight").stop_grace_period)).toBeGreaterThanOrEqual(
+      10_000,
+    );
   });
 
   it("every service has a healthcheck and a restart policy", () => {
@@ -295,6 +465,23 @@ describe("docker-compose.yml", () => {
     const args = testArgs(service(loadCompose(), "hindsight").healthcheck);
     expect(args).toEqual(healthcheckCommand());
     expect(args.join(" ")).toContain("http://127.0.0.1:8080/health");
+  });
+
+  it("hindsight reports healthy within seconds of listening: a start interval, or a short interval", () => {
+    const check = service(loadCompose(), "hindsight").healthcheck!;
+    // Docker Engine 25+: every second during the start period, until the first success.
+    expect(durationMs(check.start_interval)).toBeLessThanOrEqual(2_000);
+    // The start period covers loading the model and serve's wait for PostgreSQL.
+    expect(durationMs(check.start_period)).toBeGreaterThanOrEqual(30_000);
+    expect(durationMs(check.interval)).toBeGreaterThan(durationMs(check.start_interval));
+
+    // Older engines refuse start_interval; their override removes it and checks every 5 s.
+    const older = service(loadCompose({}, { olderEngines: true }), "hindsight").healthcheck!;
+    expect(older.start_interval).toBeUndefined();
+    expect(durationMs(older.interval)).toBeLessThanOrEqual(5_000);
+    expect(testArgs(older)).toEqual(testArgs(check));
+    expect(older.start_period).toBe(check.start_period);
+    expect(Object.keys(parseYaml(OLDER_ENGINES_TEXT) as object)).toEqual(["services"]);
   });
 });
 
@@ -373,6 +560,24 @@ function all(stage: Stage, keyword: string): Instruction[] {
 function runCommand(instruction: Instruction): string {
   return instruction.args.replace(/^(--\S+\s+)+/, "").replace(/\s+/g, " ");
 }
+/** The top-level commands of a RUN (split at `;`), without its leading `set -eu`. */
+function commands(instruction: Instruction): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const char of runCommand(instruction)) {
+    if (char === "{") depth++;
+    if (char === "}") depth--;
+    if (char === ";" && depth === 0) {
+      parts.push(current.trim());
+      current = "";
+    } else {
+      current += char;
+    }
+  }
+  parts.push(current.trim());
+  return parts.filter((part) => part !== "" && part !== "set -eu");
+}
 function execForm(args: string): string[] {
   expect(args.trim().startsWith("["), `not exec form: ${args}`).toBe(true);
   return JSON.parse(args) as string[];
@@ -415,9 +620,57 @@ describe("Dockerfile", () => {
   const ciRun = read(".ci/run");
   const ciInstall = /^\s*(npm ci\b.*)$/m.exec(ciRun)?.[1]?.trim();
 
-  it("is multi-stage on node:20-bookworm-slim: build, then runtime", () => {
+  it("is multi-stage on an exact Node LTS release (24): build, then runtime", () => {
     expect(DOCKERFILE.stages.map((s) => s.name)).toEqual(["build", "runtime"]);
-    for (const stage of DOCKERFILE.stages) expect(stage.image).toBe("node:20-bookworm-slim");
+    const image = DOCKERFILE.globalArgs.NODE_IMAGE!;
+    // Node 20 reached end of life on 2026-04-30; 24 is an LTS line (even, past its October).
+    expect(image).toMatch(new RegExp(`^node:24\\.\\d+\\.\\d+-bookworm-slim${DIGEST}$`));
+    for (const stage of DOCKERFILE.stages) expect(stage.image).toBe(image);
+    // The code itself still supports Node 20 (this machine's, and the package's floor).
+    expect((pkg as { engines?: { node?: string } }).engines?.node).toBe(">=20");
+  });
+
+  it("every RUN stops at its first failing command, and npm ci's result is checked at once", () => {
+    for (const stage of DOCKERFILE.stages) {
+      for (const run of all(stage, "RUN")) {
+        expect(runCommand(run), `line ${run.line}`).toMatch(/^set -eu; /);
+      }
+    }
+    // The build tools are there right after npm ci (a failed install broke the build two
+    // steps later with a misleading `tsc: not found`).
+    const install = all(stageNamed("build"), "RUN").find((run) => /npm ci/.test(run.args))!;
+    expect(commands(install)).toEqual([ciInstall, "node_modules/.bin/tsc --version"]);
+    const runtime = all(finalStage(), "RUN").find((run) => /npm ci/.test(run.args))!;
+    expect(commands(runtime).at(-1)).toBe("test -f node_modules/pg/package.json");
+  });
+
+  it("takes a CA for a TLS-intercepting proxy (EXTRA_CA_CERTS) for the build's downloads only", () => {
+    expect(DOCKERFILE.globalArgs.EXTRA_CA_CERTS).toBe('""');
+    for (const stage of DOCKERFILE.stages) {
+      expect(all(stage, "ARG").map((i) => i.args)).toContain("EXTRA_CA_CERTS");
+    }
+    // The build stage trusts it through NODE_EXTRA_CA_CERTS (npm, the model fetch, pip), set
+    // before npm ci; the runtime stage only for its npm ci, and its image not at all.
+    const build = stageNamed("build");
+    expect(dockerfileEnv(build).NODE_EXTRA_CA_CERTS).toBe(
+      "/usr/local/share/hindsight-build-ca.pem",
+    );
+    expect(indexOf(build, "ENV", /NODE_EXTRA_CA_CERTS=/)).toBeLessThan(
+      indexOf(build, "RUN", /npm ci/),
+    );
+    expect(dockerfileEnv(finalStage()).NODE_EXTRA_CA_CERTS).toBeUndefined();
+    const runtimeInstall = all(finalStage(), "RUN").find((run) => /npm ci/.test(run.args))!;
+    expect(runCommand(runtimeInstall)).toMatch(
+      /export NODE_EXTRA_CA_CERTS=.*npm ci .*rm -f \/tmp\/hindsight-build-ca\.pem/,
+    );
+    // Compose passes it from HINDSIGHT_BUILD_CA_CERTS.
+    const { build: composeBuild } = service(
+      loadCompose({ HINDSIGHT_BUILD_CA_CERTS: "-----BEGIN CERTIFICATE-----" }),
+      "hindsight",
+    );
+    expect(typeof composeBuild === "object" && composeBuild.args?.EXTRA_CA_CERTS).toBe(
+      "-----BEGIN CERTIFICATE-----",
+    );
   });
 
   it("builds with the commands CI runs: .ci/run's npm ci, then npm run build", () => {
@@ -432,8 +685,13 @@ describe("Dockerfile", () => {
 
     const build = stageNamed("build");
     const runs = all(build, "RUN")
-      .map(runCommand)
-      .filter((run) => !run.startsWith("apt-get") && !run.startsWith("node scripts/fetch-model"));
+      .map((run) => commands(run)[0]!)
+      .filter(
+        (run) =>
+          !run.startsWith("apt-get") &&
+          !run.startsWith("node scripts/fetch-model") &&
+          !run.startsWith("ca="),
+      );
     expect(runs).toEqual([ciInstall, "npm run build"]);
     // The lockfile and .npmrc (onnxruntime's skip) are in place before npm ci; sources before tsc.
     const install = indexOf(build, "RUN", /npm ci/);
@@ -456,8 +714,8 @@ describe("Dockerfile", () => {
   it("the runtime stage installs production dependencies only, and holds the default model", () => {
     const runtime = finalStage();
     const install = all(runtime, "RUN")
-      .map(runCommand)
-      .find((c) => c.includes("npm ci"));
+      .flatMap(commands)
+      .find((c) => c.startsWith("npm ci"));
     expect(install).toBe("npm ci --omit=dev --no-audit --no-fund");
     // The default embedder's runtime is a production dependency, not an optional one.
     expect(pkg.optionalDependencies).toBeUndefined();
@@ -495,10 +753,13 @@ describe("Dockerfile", () => {
     ).toBe(false);
   });
 
-  it("keeps the embedded store in the /data volume and exposes 8080", () => {
+  it("keeps the embedded store in /data, owned by the server's user, and exposes 8080", () => {
     const runtime = finalStage();
     expect(dockerfileEnv(runtime).HINDSIGHT_DATA_DIR).toBe("/data");
-    expect(all(runtime, "VOLUME").map((i) => i.args)).toEqual(['["/data"]']);
+    // A directory for a volume mounted there (docker run -v hindsight-data:/data), not a VOLUME.
+    expect(all(runtime, "RUN").map(runCommand)).toContain(
+      "set -eu; mkdir -p /data; chown node:node /data",
+    );
     expect(all(runtime, "EXPOSE").map((i) => i.args)).toEqual(["8080"]);
   });
 
@@ -507,6 +768,13 @@ describe("Dockerfile", () => {
     expect(args.slice(0, 3)).toEqual(["CMD", "node", "-e"]);
     expect(args[3]).toMatch(/fetch\('http:\/\/127\.0\.0\.1:8080\/health'/);
     expect(args.join(" ")).not.toMatch(/\b(curl|wget)\b/);
+    // Healthy within 10 s of listening on any engine. No --start-interval: Docker's classic
+    // builder before Engine 25 and buildah 1.28 (podman 4.3) refuse the flag.
+    const [check] = all(finalStage(), "HEALTHCHECK");
+    const flag = (name: string) => new RegExp(`--${name}=(\\S+)`).exec(check!.args)?.[1];
+    expect(durationMs(flag("interval"))).toBeLessThanOrEqual(10_000);
+    expect(durationMs(flag("start-period"))).toBeGreaterThanOrEqual(30_000);
+    expect(check!.args).not.toContain("--start-interval");
   });
 
   it("starts `serve` on 0.0.0.0:8080 under tini", () => {
