@@ -55,7 +55,10 @@ if [ -z "${HINDSIGHT_BUILD_CA_CERTS:-}" ] && compgen -G "/usr/local/share/ca-cer
   export HINDSIGHT_BUILD_CA_CERTS
 fi
 
-# A Node stand-in left by an earlier run may hold another Node: rebuild it then.
+# A Node stand-in left by an earlier run may hold another Node: rebuild it then, with the base
+# image too. boot-compose.sh builds the stand-in with podman's layer cache, whose key does not
+# cover the Node tarball it bind-mounts: REBUILD=node alone gets the old Node back from the
+# cache. A new base image (REBUILD=base, a fresh debootstrap) misses the cache.
 standin_node() {
   command -v podman > /dev/null || return 0
   local work="${BOOT_WORK:-${TMPDIR:-/tmp}/hindsight-compose}" mnt header
@@ -72,7 +75,7 @@ have="$(standin_node)"
 want="$NODE_MAJOR"
 if [ -n "$have" ] && [ "$have" != "$want" ] && [[ "$have" != "$want".* ]] && [ "${REBUILD:-0}" != 1 ]; then
   echo "test:deploy: the Node stand-in holds Node $have, the Dockerfile builds on $want: rebuilding it" >&2
-  case "${REBUILD:-0}" in 0) REBUILD=node ;; *) REBUILD="$REBUILD node" ;; esac
+  case "${REBUILD:-0}" in 0) REBUILD="base node" ;; *) REBUILD="$REBUILD base node" ;; esac
   export REBUILD
 fi
 
