@@ -64,8 +64,10 @@ function whereClause(
  * distinct terms as its length (k1 1.2, b 0.75). The exact score is computed in ranking; this
  * only decides which memories reach it when more match than the limit.
  */
-const KEYWORD_ORDER = `(SELECT sum(q.idf) FROM query_terms q WHERE q.term = ANY(m.terms))
-  / (1 + 1.2 * (0.25 + 0.75 * cardinality(m.terms) / (SELECT average_length FROM corpus)))`;
+const keywordOrder = (
+  n: number,
+) => `(SELECT sum(q.idf) FROM query_terms_${n} q WHERE q.term = ANY(m.terms))
+  / (1 + 1.2 * (0.25 + 0.75 * cardinality(m.terms) / (SELECT average_length FROM corpus_${n})))`;
 
 /**
  * The rarest selective query words whose memories are gathered for that ordering, up to the
@@ -76,26 +78,29 @@ const KEYWORD_ORDER = `(SELECT sum(q.idf) FROM query_terms q WHERE q.term = ANY(
  */
 const GATHERED_TERMS = 8;
 
-function keywordBranches(table: string, where: string): string {
+/** The keyword branches of part `n`, whose limit is `limit` (a bound parameter). */
+function keywordBranches(n: number, table: string, where: string, limit: string): string {
   return `
     UNION
     (SELECT m.id FROM (
        SELECT DISTINCT hit.id, hit.terms
-       FROM (SELECT term FROM query_terms WHERE df > 0 AND df <= $5
+       FROM (SELECT term FROM query_terms_${n}
+             WHERE df > 0 AND df <= ${MAX_KEYWORD_DOCUMENT_FREQUENCY}
              ORDER BY df, term LIMIT ${GATHERED_TERMS}) rare_term
        CROSS JOIN LATERAL (
          SELECT m.id, m.terms FROM ${table} m
-         WHERE ${where} AND m.terms @> ARRAY[rare_term.term] LIMIT $2) hit
+         WHERE ${where} AND m.terms @> ARRAY[rare_term.term] LIMIT ${limit}) hit
      ) m
-     ORDER BY ${KEYWORD_ORDER} DESC, m.id LIMIT $2)
+     ORDER BY ${keywordOrder(n)} DESC, m.id LIMIT ${limit})
     UNION
     (SELECT m.id FROM ${table} m
-     WHERE ${where} AND cardinality((SELECT rare FROM selective)) = 0
-       AND cardinality((SELECT rarest FROM selective)) > 0
-       AND m.terms @> (SELECT rarest FROM selective) LIMIT $2)`;
+     WHERE ${where} AND cardinality((SELECT rare FROM selective_${n})) = 0
+       AND cardinality((SELECT rarest FROM selective_${n})) > 0
+       AND m.terms @> (SELECT rarest FROM selective_${n}) LIMIT ${limit})`;
 }
 
 interface CandidateRow {
+  part: number;
   id: string;
   search_text: string;
   event_time: Date;
@@ -107,21 +112,19 @@ interface CandidateRow {
   df: Record<string, number> | null;
 }
 
-export async function findCandidates(
-  db: SqlExecutor,
+/**
+ * One query's share of the statement: its common table expressions (named with `_n`) and the
+ * SELECT of its candidates, tagged with `n`.
+ */
+function part(
+  n: number,
   query: CandidateQuery,
-): Promise<CandidateSet> {
-  const params: unknown[] = [
-    toVectorLiteral(query.embedding),
-    query.limit,
-    query.layer,
-    query.keywords,
-    MAX_KEYWORD_DOCUMENT_FREQUENCY,
-  ];
-  const bind = (value: unknown) => {
-    params.push(value);
-    return `$${params.length}`;
-  };
+  bind: (value: unknown) => string,
+): { ctes: string; select: string } {
+  const vector = `${bind(toVectorLiteral(query.embedding))}::vector`;
+  const limit = bind(query.limit);
+  const layer = bind(query.layer);
+  const keywords = bind(query.keywords);
   const where = whereClause(query.layer, query.filter, bind);
   const table = TABLE[query.layer];
   // Memories from a period the query names, nearest first, even when other words dominate.
@@ -130,58 +133,81 @@ export async function findCandidates(
       ? `UNION
          (SELECT m.id FROM ${table} m WHERE ${where}
             AND m.occurred_at BETWEEN ${bind(query.window.from)} AND ${bind(query.window.to)}
-          ORDER BY m.embedding <=> $1::vector LIMIT $2)`
+          ORDER BY m.embedding <=> ${vector} LIMIT ${limit})`
       : "";
-  const rows = await db.query<CandidateRow>(
-    `WITH corpus AS MATERIALIZED (
+  const ctes = `corpus_${n} AS MATERIALIZED (
        SELECT COALESCE(max(documents), 0)::float8 AS documents,
               GREATEST(COALESCE(max(tokens)::float8 / NULLIF(max(documents), 0), 1), 1) AS average_length
-       FROM search_stats WHERE layer = $3
-     ), query_terms AS MATERIALIZED (
+       FROM search_stats WHERE layer = ${layer}
+     ), query_terms_${n} AS MATERIALIZED (
        SELECT term, df,
-              ln(1 + ((SELECT documents FROM corpus) - df + 0.5) / (df + 0.5)) AS idf
-       FROM search_terms WHERE layer = $3 AND term = ANY($4::text[])
-     ), selective AS MATERIALIZED (
-       SELECT COALESCE(array_agg(term) FILTER (WHERE df <= $5), '{}') AS rare,
+              ln(1 + ((SELECT documents FROM corpus_${n}) - df + 0.5) / (df + 0.5)) AS idf
+       FROM search_terms WHERE layer = ${layer} AND term = ANY(${keywords}::text[])
+     ), selective_${n} AS MATERIALIZED (
+       SELECT COALESCE(array_agg(term) FILTER (WHERE df <= ${MAX_KEYWORD_DOCUMENT_FREQUENCY}), '{}') AS rare,
               COALESCE((SELECT array_agg(term) FROM
-                (SELECT term FROM query_terms WHERE df > 0 ORDER BY df LIMIT 2) rarest), '{}') AS rarest
-       FROM query_terms WHERE df > 0
-     ), hits AS (
-       (SELECT m.id FROM ${table} m WHERE ${where} ORDER BY m.embedding <=> $1::vector LIMIT $2)
-       ${query.keywords.length > 0 ? keywordBranches(table, where) : ""}
+                (SELECT term FROM query_terms_${n} WHERE df > 0 ORDER BY df LIMIT 2) rarest), '{}') AS rarest
+       FROM query_terms_${n} WHERE df > 0
+     ), hits_${n} AS (
+       (SELECT m.id FROM ${table} m WHERE ${where} ORDER BY m.embedding <=> ${vector} LIMIT ${limit})
+       ${query.keywords.length > 0 ? keywordBranches(n, table, where, limit) : ""}
        ${windowBranch}
-     )
-     SELECT m.id, m.search_text, ${EVENT_TIME[query.layer]} AS event_time,
-            ${query.layer === "episodic" ? "m.outcome" : "NULL"} AS outcome,
+     )`;
+  const select = `SELECT ${n} AS part, m.id, m.search_text, ${EVENT_TIME[query.layer]} AS event_time,
+            ${query.layer === "episodic" ? "m.outcome" : "NULL::text"} AS outcome,
             COALESCE(u.access_count, 0) AS access_count,
-            1 - (m.embedding <=> $1::vector) AS vector_similarity,
+            1 - (m.embedding <=> ${vector}) AS vector_similarity,
             s.documents::float8 AS documents, s.tokens::float8 AS tokens,
             -- The query words' document frequencies, once: not copied into every row.
             CASE WHEN row_number() OVER () = 1
-              THEN (SELECT json_object_agg(term, df) FROM query_terms) END AS df
+              THEN (SELECT json_object_agg(term, df) FROM query_terms_${n}) END AS df
      FROM ${table} m
      LEFT JOIN ${USAGE_TABLE[query.layer]} u ON u.id = m.id
-     LEFT JOIN search_stats s ON s.layer = $3
-     WHERE m.id IN (SELECT id FROM hits)`,
+     LEFT JOIN search_stats s ON s.layer = ${layer}
+     WHERE m.id IN (SELECT id FROM hits_${n})`;
+  return { ctes, select };
+}
+
+/**
+ * The candidates of several queries — a recall's layers — in one statement: one round trip
+ * however many layers are searched.
+ */
+export async function findCandidateSets(
+  db: SqlExecutor,
+  queries: readonly CandidateQuery[],
+): Promise<CandidateSet[]> {
+  if (queries.length === 0) return [];
+  const params: unknown[] = [];
+  const bind = (value: unknown) => {
+    params.push(value);
+    return `$${params.length}`;
+  };
+  const parts = queries.map((query, n) => part(n, query, bind));
+  const rows = await db.query<CandidateRow>(
+    `WITH ${parts.map(({ ctes }) => ctes).join(",\n")}
+     ${parts.map(({ select }) => `(${select})`).join("\nUNION ALL\n")}`,
     params,
   );
-  const first = rows[0];
-  const corpus: CorpusStats = {
-    documents: first?.documents ?? 0,
-    averageLength: first && first.documents > 0 ? first.tokens / first.documents : 0,
-    // One row carries them (whichever the window numbered first).
-    documentFrequency: new Map(Object.entries(rows.find((row) => row.df)?.df ?? {})),
-  };
-  const candidates = rows.map(
-    (row): Candidate => ({
-      layer: query.layer,
-      id: row.id,
-      search_text: row.search_text,
-      event_time: row.event_time,
-      access_count: row.access_count,
-      outcome: row.outcome,
-      vector_similarity: Number(row.vector_similarity),
-    }),
-  );
-  return { candidates, corpus };
+  return queries.map((query, n) => {
+    const mine = rows.filter((row) => Number(row.part) === n);
+    const first = mine[0];
+    const corpus: CorpusStats = {
+      documents: first?.documents ?? 0,
+      averageLength: first && first.documents > 0 ? first.tokens / first.documents : 0,
+      // One row carries them (whichever the window numbered first).
+      documentFrequency: new Map(Object.entries(mine.find((row) => row.df)?.df ?? {})),
+    };
+    const candidates = mine.map(
+      (row): Candidate => ({
+        layer: query.layer,
+        id: row.id,
+        search_text: row.search_text,
+        event_time: row.event_time,
+        access_count: row.access_count,
+        outcome: row.outcome,
+        vector_similarity: Number(row.vector_similarity),
+      }),
+    );
+    return { candidates, corpus };
+  });
 }

@@ -1,7 +1,7 @@
 /** The recall port over SQL: candidates for ranking (see candidates), and access counts. */
 import type { CandidateQuery, CandidateSet, RecallStore } from "../../core/recall/ports.js";
 import type { MemoryLayer } from "../../core/types.js";
-import { findCandidates } from "./candidates.js";
+import { findCandidateSets } from "./candidates.js";
 import type { SqlDriver } from "./executor.js";
 import { guard } from "./guard.js";
 import { touch } from "./lifecycle-sql.js";
@@ -9,8 +9,13 @@ import { touch } from "./lifecycle-sql.js";
 export class SqlRecallStore implements RecallStore {
   constructor(private readonly driver: SqlDriver) {}
 
-  findCandidates(query: CandidateQuery): Promise<CandidateSet> {
-    return guard("searching memories", () => findCandidates(this.driver, query));
+  async findCandidates(query: CandidateQuery): Promise<CandidateSet> {
+    const [set] = await this.findCandidateSets([query]);
+    return set!;
+  }
+
+  findCandidateSets(queries: readonly CandidateQuery[]): Promise<CandidateSet[]> {
+    return guard("searching memories", () => findCandidateSets(this.driver, queries));
   }
 
   recordAccess(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void> {

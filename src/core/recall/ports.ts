@@ -54,6 +54,8 @@ export interface RecallStore {
    * all passing the filter.
    */
   findCandidates(query: CandidateQuery): Promise<CandidateSet>;
+  /** Several queries' candidates (a recall's layers), in the same order, in one round trip. */
+  findCandidateSets(queries: readonly CandidateQuery[]): Promise<CandidateSet[]>;
   /** Records that memories were recalled: one more access, at this time. */
   recordAccess(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void>;
 }

@@ -10,7 +10,7 @@ import type { Clock, Embedder, EmbedPurpose, Logger } from "../ports.js";
 import { RecallInput, recallInputSchema } from "../schemas.js";
 import type { MemoryLayer, RecalledMemory } from "../types.js";
 import { validate } from "../validate.js";
-import type { CandidateSet, RecallStore } from "./ports.js";
+import type { RecallStore } from "./ports.js";
 import {
   interleave,
   type RankedCandidate,
@@ -130,19 +130,16 @@ export class Recall {
     };
     const rankings: RankedCandidate[][] = [];
     for (const [index, search] of searches.entries()) {
-      const sets: CandidateSet[] = [];
-      for (const layer of layers) {
-        sets.push(
-          await deps.recall.findCandidates({
-            layer,
-            embedding: embeddings[index]!,
-            keywords: search.terms,
-            filter,
-            limit: Math.max(deps.candidateLimit, request.top_k * 2),
-            ...(windows.length > 0 ? { window: spanOf(windows) } : {}),
-          }),
-        );
-      }
+      const sets = await deps.recall.findCandidateSets(
+        layers.map((layer) => ({
+          layer,
+          embedding: embeddings[index]!,
+          keywords: search.terms,
+          filter,
+          limit: Math.max(deps.candidateLimit, request.top_k * 2),
+          ...(windows.length > 0 ? { window: spanOf(windows) } : {}),
+        })),
+      );
       const ranking = {
         ...deps.ranking,
         floor: request.min_score ?? deps.ranking.floor,
