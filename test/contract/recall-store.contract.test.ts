@@ -91,6 +91,40 @@ describe.each(BACKENDS)("recall store contract on $name", (backend) => {
       expect(corpus.averageLength).toBeGreaterThan(0);
     });
 
+    it("answers several layers' queries in one call, each set its own layer's with its statistics", async () => {
+      const task_type = unique("layers");
+      const word = rareWord();
+      const [term] = queryTerms(word);
+      const episode = newEpisodic({ task_type, summary: `The ${word} rollout failed twice` });
+      const fact = newSemantic({
+        task_type,
+        key_text: `${word} rollouts`,
+        value_text: "need a canary",
+      });
+      await store.storage.memories.insertEpisodic([episode]);
+      await store.storage.knowledge.insertSemantic(fact);
+      const query = {
+        embedding: episode.embedding,
+        keywords: [term!],
+        filter: { task_type, include_archived: false },
+        limit: 5,
+      };
+      const [episodic, semantic] = await store.storage.recall.findCandidateSets([
+        { ...query, layer: "episodic" },
+        { ...query, layer: "semantic" },
+      ]);
+      expect(episodic!.candidates.map((c) => [c.layer, c.id])).toEqual([["episodic", episode.id]]);
+      expect(semantic!.candidates.map((c) => [c.layer, c.id])).toEqual([["semantic", fact.id]]);
+      expect(episodic!.candidates[0]!.outcome).toBe(episode.outcome);
+      expect(semantic!.candidates[0]!.outcome).toBeNull();
+      // Each layer's own corpus: the word is in one memory of each.
+      expect(episodic!.corpus.documentFrequency.get(term!)).toBe(1);
+      expect(semantic!.corpus.documentFrequency.get(term!)).toBe(1);
+      expect(episodic!.corpus.documents).toBe((await store.storage.admin.counts("episodic")).total);
+      expect(semantic!.corpus.documents).toBe((await store.storage.admin.counts("semantic")).total);
+      expect(await store.storage.recall.findCandidateSets([])).toEqual([]);
+    });
+
     it("honours every filter: task type, user, agent, session, period and archived", async () => {
       const task_type = unique("filters");
       const alice = unique("alice");
