@@ -198,7 +198,6 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
     // Reached once, the server no longer gets a start-up wait: a later open during an outage
     // (a tenant's first request) fails at once, as requests do.
     await door.set("closed");
-    const started = Date.now();
     const again = capture();
     const failure = await errorOf(
       createHindsight(
@@ -211,8 +210,8 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
         { logger: again },
       ),
     );
+    // At once: no retry was logged (a clock would say the same less reliably on a busy machine).
     expect(isHindsightError(failure) && failure.code).toBe("STORAGE_FAILED");
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(again.lines.join("\n")).not.toMatch(/retrying/);
   });
 
@@ -220,7 +219,6 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
     const missing = new URL(POSTGRES_URL);
     missing.pathname = "/hindsight_no_such_database";
     const logger = capture();
-    let started = Date.now();
     const noDatabase = await errorOf(
       createHindsight(
         {
@@ -232,7 +230,6 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
         { logger },
       ),
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(isHindsightError(noDatabase) && noDatabase.code).toBe("STORAGE_FAILED");
     expect(noDatabase.message).toMatch(
       /connecting to PostgreSQL at 127\.0\.0\.1:5432: database "hindsight_no_such_database" does not exist/,
@@ -241,7 +238,6 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
     const door = await gate();
     cleanups.push(door.close);
     await door.set("refusing-password");
-    started = Date.now();
     const refused = await errorOf(
       createHindsight(
         {
@@ -253,7 +249,6 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
         { logger },
       ),
     );
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(isHindsightError(refused) && refused.code).toBe("STORAGE_FAILED");
     expect(refused.message).toContain("password authentication failed");
     expect(door.connections["refusing-password"]).toBe(1);
