@@ -28,6 +28,14 @@ function capture(): Logger & { lines: string[] } {
   return { lines, debug: put, info: put, warn: put, error: put };
 }
 
+/** hindsight on PostgreSQL at `databaseUrl`, waiting up to `waitMs` for it at start. */
+function openOn(databaseUrl: string, waitMs: number, logger: Logger) {
+  return createHindsight(
+    { databaseUrl, dataDir: "memory://", embedder: { kind: "hash" }, databaseWaitMs: waitMs },
+    { logger },
+  );
+}
+
 /** Polls a condition (not a clock) until it holds, failing after `timeoutMs`. */
 async function until(what: string, condition: () => boolean, timeoutMs = 15_000) {
   const end = Date.now() + timeoutMs;
@@ -143,15 +151,7 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
     const door = await gate();
     cleanups.push(door.close);
     const logger = capture();
-    const opening = createHindsight(
-      {
-        databaseUrl: door.url(schema.url),
-        dataDir: "memory://",
-        embedder: { kind: "hash" },
-        databaseWaitMs: 30_000,
-      },
-      { logger },
-    );
+    const opening = openOn(door.url(schema.url), 30_000, logger);
     let settled = false;
     void opening.then(
       () => (settled = true),
@@ -199,17 +199,7 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
     // (a tenant's first request) fails at once, as requests do.
     await door.set("closed");
     const again = capture();
-    const failure = await errorOf(
-      createHindsight(
-        {
-          databaseUrl: door.url(schema.url),
-          dataDir: "memory://",
-          embedder: { kind: "hash" },
-          databaseWaitMs: 30_000,
-        },
-        { logger: again },
-      ),
-    );
+    const failure = await errorOf(openOn(door.url(schema.url), 30_000, again));
     // At once: no retry was logged (a clock would say the same less reliably on a busy machine).
     expect(isHindsightError(failure) && failure.code).toBe("STORAGE_FAILED");
     expect(again.lines.join("\n")).not.toMatch(/retrying/);
@@ -219,17 +209,7 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
     const missing = new URL(POSTGRES_URL);
     missing.pathname = "/hindsight_no_such_database";
     const logger = capture();
-    const noDatabase = await errorOf(
-      createHindsight(
-        {
-          databaseUrl: missing.toString(),
-          dataDir: "memory://",
-          embedder: { kind: "hash" },
-          databaseWaitMs: 30_000,
-        },
-        { logger },
-      ),
-    );
+    const noDatabase = await errorOf(openOn(missing.toString(), 30_000, logger));
     expect(isHindsightError(noDatabase) && noDatabase.code).toBe("STORAGE_FAILED");
     expect(noDatabase.message).toMatch(
       /connecting to PostgreSQL at 127\.0\.0\.1:5432: database "hindsight_no_such_database" does not exist/,
@@ -238,17 +218,7 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
     const door = await gate();
     cleanups.push(door.close);
     await door.set("refusing-password");
-    const refused = await errorOf(
-      createHindsight(
-        {
-          databaseUrl: door.url(POSTGRES_URL),
-          dataDir: "memory://",
-          embedder: { kind: "hash" },
-          databaseWaitMs: 30_000,
-        },
-        { logger },
-      ),
-    );
+    const refused = await errorOf(openOn(door.url(POSTGRES_URL), 30_000, logger));
     expect(isHindsightError(refused) && refused.code).toBe("STORAGE_FAILED");
     expect(refused.message).toContain("password authentication failed");
     expect(door.connections["refusing-password"]).toBe(1);
@@ -259,17 +229,7 @@ describe.skipIf(postgresSkipReason !== undefined)("opening waits for PostgreSQL"
     const door = await gate();
     cleanups.push(door.close);
     const logger = capture();
-    const failure = await errorOf(
-      createHindsight(
-        {
-          databaseUrl: door.url(POSTGRES_URL),
-          dataDir: "memory://",
-          embedder: { kind: "hash" },
-          databaseWaitMs: 600,
-        },
-        { logger },
-      ),
-    );
+    const failure = await errorOf(openOn(door.url(POSTGRES_URL), 600, logger));
     expect(isHindsightError(failure) && failure.code).toBe("STORAGE_FAILED");
     expect(failure.message).toMatch(
       new RegExp(

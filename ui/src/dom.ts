@@ -80,3 +80,12 @@ export function progress(label: string): HTMLElement {
   }, 500);
   return element;
 }
+
+/** An ISO 8601 instant as a person reads it: `2026-12-02 17:50:46` (UTC, to the second). */
+export function dateTime(
+  iso: string | null | undefined,
+  precision: "minute" | "second" = "second",
+): string {
+  if (!iso) return "—";
+  return iso.slice(0, precision === "minute" ? 16 : 19).replace("T", " ");
+}

@@ -107,32 +107,15 @@ export function lifecycleView(main: HTMLElement, notify: Notify): void {
     buttons,
     output,
   );
+  const actions: [id: string, run: () => void, label: string][] = [
+    ["maintain-preview", () => void maintain(true), t("previewDecay")],
+    ["maintain-run", () => void maintain(false), t("runDecay")],
+    ["consolidate-preview", () => void consolidate(true), t("previewConsolidation")],
+    ["consolidate-run", () => void consolidate(false), t("runConsolidation")],
+    ["decay-forecast", () => void chart(), t("forecastButton")],
+  ];
   buttons.append(
-    h(
-      "button",
-      { type: "button", id: "maintain-preview", onclick: () => void maintain(true) },
-      t("previewDecay"),
-    ),
-    h(
-      "button",
-      { type: "button", id: "maintain-run", onclick: () => void maintain(false) },
-      t("runDecay"),
-    ),
-    h(
-      "button",
-      { type: "button", id: "consolidate-preview", onclick: () => void consolidate(true) },
-      t("previewConsolidation"),
-    ),
-    h(
-      "button",
-      { type: "button", id: "consolidate-run", onclick: () => void consolidate(false) },
-      t("runConsolidation"),
-    ),
-    h(
-      "button",
-      { type: "button", id: "decay-forecast", onclick: () => void chart() },
-      t("forecastButton"),
-    ),
+    ...actions.map(([id, onclick, label]) => h("button", { type: "button", id, onclick }, label)),
   );
 }
 

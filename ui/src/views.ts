@@ -1,6 +1,6 @@
 /** The inspector's views: search, browse, one memory, stats. Each renders into `main`. */
 import { ApiError, api, query } from "./api.js";
-import { h, highlighted, queryWords } from "./dom.js";
+import { dateTime, h, highlighted, queryWords } from "./dom.js";
 import { t } from "./i18n.js";
 import { provenanceGraph } from "./provenance-graph.js";
 import {
@@ -60,7 +60,7 @@ function metaOf(memory: Memory, extra: (Node | string)[] = []): HTMLElement {
     h("span", {}, memory.status),
     memory.task_type ? h("span", {}, memory.task_type) : null,
     memory.outcome ? h("span", {}, memory.outcome) : null,
-    h("span", {}, timeOf(memory).slice(0, 16).replace("T", " ")),
+    h("span", {}, dateTime(timeOf(memory), "minute")),
     memory.tags.length > 0 ? h("span", {}, memory.tags.map((tag) => `#${tag}`).join(" ")) : null,
     ...extra,
   );
@@ -374,7 +374,7 @@ export async function memoryView(main: HTMLElement, id: string, notify: Notify):
         h(
           "tr",
           {},
-          h("td", {}, event.at.slice(0, 19).replace("T", " ")),
+          h("td", {}, dateTime(event.at)),
           h("td", {}, event.event),
           h("td", {}, event.reason),
         ),
@@ -390,7 +390,7 @@ export async function memoryView(main: HTMLElement, id: string, notify: Notify):
             h(
               "tr",
               {},
-              h("td", {}, entry.at.slice(0, 19).replace("T", " ")),
+              h("td", {}, dateTime(entry.at)),
               h("td", {}, entry.operation),
               h("td", {}, entry.reason),
               h("td", {}, h("code", {}, JSON.stringify(entry.details))),

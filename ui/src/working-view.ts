@@ -3,7 +3,7 @@
  * it — its four-part summary, the items kept word for word, the assembled context.
  */
 import { api, query } from "./api.js";
-import { h } from "./dom.js";
+import { dateTime, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { failed, type Notify } from "./views.js";
 
@@ -36,8 +36,6 @@ interface Context {
   items: { seq: number; kind: string; role: string; content: string; created_at: string }[];
   context: string;
 }
-
-const when = (iso: string | null) => (iso ? iso.slice(0, 19).replace("T", " ") : "—");
 
 /** Tokens against the budget, as a bar and as figures. */
 function budgetBar(tokens: number, budget: number): HTMLElement {
@@ -146,8 +144,8 @@ export function workingView(main: HTMLElement, notify: Notify): void {
               h("td", {}, budgetBar(entry.tokens, entry.budget)),
               h("td", {}, String(entry.items)),
               h("td", {}, entry.goal ?? "—"),
-              h("td", {}, when(entry.last_activity_at)),
-              h("td", {}, when(entry.expires_at)),
+              h("td", {}, dateTime(entry.last_activity_at)),
+              h("td", {}, dateTime(entry.expires_at)),
             ),
           ),
         ),
