@@ -113,6 +113,24 @@ for (const model of MODELS) {
       }
     });
 
+    it("leaves the event loop free while the model runs", async () => {
+      // The model runs on its own thread: a server answers other requests, and the embedded
+      // database writes, while a batch is embedded. Counted in loop turns, not in time.
+      const texts = Array.from({ length: 64 }, (_, i) => `${RELEASE} (${i})`);
+      let turns = 0;
+      let done = false;
+      const embedding = embedder.embed(texts).finally(() => {
+        done = true;
+      });
+      while (!done) {
+        await new Promise((resolve) => setImmediate(resolve));
+        turns += 1;
+      }
+      expect(await embedding).toHaveLength(64);
+      // In-process, onnxruntime held the loop for the whole batch: a handful of turns at most.
+      expect(turns).toBeGreaterThan(50);
+    });
+
     it("embeds texts longer than the model's window", async () => {
       const long = Array.from({ length: 700 }, (_, i) => `word${i}`).join(" ");
       const [vector] = await embedder.embed([long]);

@@ -45,6 +45,11 @@ export interface Embedder {
    * a text is on; default "document". Others ignore it.
    */
   embed(texts: readonly string[], purpose?: EmbedPurpose): Promise<Float32Array[]>;
+  /**
+   * Starts loading the model in the background, for a caller that will embed soon; a failure
+   * shows on the next `embed`. Absent: nothing to load.
+   */
+  prepare?(): void;
   close?(): Promise<void>;
 }
 

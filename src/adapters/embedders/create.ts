@@ -25,7 +25,7 @@ export async function createEmbedder(config: EmbedderConfig, logger: Logger): Pr
         },
         { logger },
       );
-      logger.info(`embedding with ${embedder.id} (${modelDir ?? config.model}), in-process`);
+      logger.info(`embedding with ${embedder.id} (${modelDir ?? config.model}), on its own thread`);
       return embedder;
     }
     case "openai": {

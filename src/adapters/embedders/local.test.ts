@@ -111,6 +111,31 @@ describe("local embedder", () => {
     },
   );
 
+  it.runIf(transformersInstalled)(
+    "fails every call on a model that does not load, and tries the load again on the next",
+    async () => {
+      // A config.json and no weights: the directory passes start-up, the model's thread fails.
+      const dir = await fakeModelDir("noweights-", { hidden_size: 8 });
+      const embedder = await createLocalEmbedder({ modelDir: dir });
+      try {
+        const cannotLoad = {
+          code: "CONFIG_INVALID",
+          message: expect.stringContaining(`cannot load ${dir}`),
+        };
+        // Two calls waiting on the same load both get its error.
+        const first = embedder.embed(["one"]);
+        const second = embedder.embed(["two"]);
+        await expect(first).rejects.toMatchObject(cannotLoad);
+        await expect(second).rejects.toMatchObject(cannotLoad);
+        // The failed thread is gone; the next call starts a new one (the model may be fetched
+        // by now) rather than waiting forever on the dead one.
+        await expect(embedder.embed(["three"])).rejects.toMatchObject(cannotLoad);
+      } finally {
+        await embedder.close?.();
+      }
+    },
+  );
+
   it.skipIf(modelDir === undefined)(
     "embeds with a real model from HINDSIGHT_TEST_MODEL_DIR",
     async () => {

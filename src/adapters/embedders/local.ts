@@ -1,13 +1,14 @@
 /**
- * In-process embedder: a sentence-embedding ONNX model run by `@huggingface/transformers`.
- * That package is an optional dependency (~475 MB with onnxruntime), so it is imported only
- * when first needed, and the small surface used here is typed locally instead of via its types.
+ * Local embedder: a sentence-embedding ONNX model run by `@huggingface/transformers` on a
+ * thread of this process (model-thread.ts). The thread imports that package (~475 MB with
+ * onnxruntime) and loads the model on the first embedding, or earlier on `prepare`.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { ErrorCode, HindsightError, wrapError } from "../../core/errors.js";
+import { ErrorCode, HindsightError } from "../../core/errors.js";
 import type { Embedder, EmbedPurpose, Logger, SimilarityScale } from "../../core/ports.js";
 import { type Script, scriptShares } from "../../text/scripts.js";
+import { ModelThread } from "./model-thread.js";
 
 export interface LocalEmbedderOptions {
   /** Local model directory (config.json, tokenizer.json, onnx/model*.onnx); loaded offline. */
@@ -127,23 +128,6 @@ function resolveScripts(
   return options.model ? KNOWN_MODEL_SCRIPTS[options.model] : undefined;
 }
 
-interface Tensor {
-  data: ArrayLike<number>;
-  dims: number[];
-}
-type FeatureExtractor = ((
-  texts: string[],
-  options: { pooling: "mean" | "cls"; normalize: boolean },
-) => Promise<Tensor>) & { dispose?: () => Promise<void> };
-interface Transformers {
-  env: { allowRemoteModels: boolean; allowLocalModels: boolean; localModelPath: string };
-  pipeline(
-    task: "feature-extraction",
-    model: string,
-    options?: { dtype?: string; session_options?: Record<string, unknown> },
-  ): Promise<FeatureExtractor>;
-}
-
 const PACKAGE = "@huggingface/transformers";
 const INSTALL = "ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers@4.3.2";
 const DEFAULT_BATCH_SIZE = 32;
@@ -171,20 +155,6 @@ function configError(message: string, cause?: unknown): HindsightError {
   return new HindsightError(ErrorCode.CONFIG_INVALID, `local embedder: ${message}`, { cause });
 }
 
-async function importTransformers(): Promise<Transformers> {
-  // A variable specifier keeps TypeScript from requiring the optional package's types.
-  const specifier: string = PACKAGE;
-  try {
-    return (await import(specifier)) as Transformers;
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw configError(
-      `the optional package ${PACKAGE} could not be loaded (${reason}); install it with: ${INSTALL}`,
-      error,
-    );
-  }
-}
-
 /** Reads the vector size from config.json so ONNX need not be loaded at start-up. */
 async function readDimensions(modelDir: string): Promise<number> {
   const info = await stat(modelDir).catch(() => undefined);
@@ -201,13 +171,6 @@ async function readDimensions(modelDir: string): Promise<number> {
     throw configError(`${configPath} has no hidden_size, dim or d_model`);
   }
   return dims;
-}
-
-let loadChain: Promise<unknown> = Promise.resolve();
-function serialiseLoads<T>(fn: () => Promise<T>): Promise<T> {
-  const next = loadChain.then(fn);
-  loadChain = next.catch(() => undefined);
-  return next;
 }
 
 /**
@@ -305,60 +268,39 @@ export async function createLocalEmbedder(
   const id = `local:${modelDir === undefined ? source : path.basename(modelDir)}`;
   if (!normalize) logger?.warn("local embedder: normalize is off; vectors may not be unit length");
 
-  async function load(): Promise<FeatureExtractor> {
-    const { env, pipeline } = await importTransformers();
-    const dtype = modelDir === undefined ? undefined : await detectDtype(modelDir);
-    // transformers.js reads its global settings while loading: one load at a time.
-    return serialiseLoads(async () => {
-      try {
-        if (modelDir === undefined) {
-          env.allowRemoteModels = true;
-          return await pipeline("feature-extraction", source);
-        }
-        // transformers.js joins localModelPath and the model id, so split the directory in two.
-        env.allowRemoteModels = false;
-        env.allowLocalModels = true;
-        env.localModelPath = path.dirname(modelDir);
-        return await pipeline("feature-extraction", path.basename(modelDir), {
-          dtype,
-          session_options: SESSION_OPTIONS,
-        });
-      } catch (error) {
-        throw wrapError(ErrorCode.CONFIG_INVALID, `local embedder: cannot load ${source}`, error);
-      }
-    });
-  }
-
-  let loading: Promise<FeatureExtractor> | undefined;
-  const extractor = (): Promise<FeatureExtractor> => {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined; // let a later call retry, e.g. after installing the package
-      throw error;
-    });
-    return loading;
-  };
-
-  async function run(texts: readonly string[], dims?: number): Promise<Float32Array[]> {
-    const model = await extractor();
-    const vectors: Float32Array[] = [];
-    for (let start = 0; start < texts.length; start += batchSize) {
-      const batch = texts.slice(start, start + batchSize);
-      let output: Tensor;
-      try {
-        output = await model(batch, { pooling, normalize });
-      } catch (error) {
-        throw wrapError(ErrorCode.EMBEDDER_FAILED, `local model ${id} failed`, error);
-      }
-      const [rows, width] = output.dims;
-      if (rows !== batch.length || width === undefined || (dims !== undefined && width !== dims)) {
-        throw new HindsightError(
-          ErrorCode.EMBEDDER_FAILED,
-          `local model ${id} returned shape [${output.dims.join(", ")}], expected [${batch.length}, ${dims}]`,
+  const thread = new ModelThread(
+    {
+      source,
+      ...(modelDir === undefined
+        ? {}
+        : {
+            local: { parent: path.dirname(modelDir), name: path.basename(modelDir) },
+            dtype: await detectDtype(modelDir),
+            sessionOptions: SESSION_OPTIONS,
+          }),
+      pooling,
+      normalize,
+      batchSize,
+    },
+    (stage, message) => {
+      if (stage === "import") {
+        return configError(
+          `the optional package ${PACKAGE} could not be loaded (${message}); install it with: ${INSTALL}`,
         );
       }
-      for (let row = 0; row < rows; row++) {
-        vectors.push(Float32Array.from({ length: width }, (_, j) => output.data[row * width + j]!));
-      }
+      if (stage === "load") return configError(`cannot load ${source}: ${message}`);
+      return new HindsightError(ErrorCode.EMBEDDER_FAILED, `local model ${id} failed: ${message}`);
+    },
+  );
+
+  async function run(texts: readonly string[], dims?: number): Promise<Float32Array[]> {
+    const vectors = await thread.embed(texts);
+    const wrong = vectors.find((vector) => dims !== undefined && vector.length !== dims);
+    if (vectors.length !== texts.length || wrong) {
+      throw new HindsightError(
+        ErrorCode.EMBEDDER_FAILED,
+        `local model ${id} returned ${vectors.length} vectors of ${wrong?.length ?? dims} dimensions for ${texts.length} texts`,
+      );
     }
     return vectors;
   }
@@ -394,10 +336,7 @@ export async function createLocalEmbedder(
     ...(scripts === undefined ? {} : { scripts }),
     ...(similarity === undefined ? {} : { similarity }),
     embed: async (texts, purpose = "document") => (texts.length === 0 ? [] : embed(texts, purpose)),
-    async close() {
-      const current = loading;
-      loading = undefined;
-      if (current) await (await current.catch(() => undefined))?.dispose?.();
-    },
+    prepare: () => thread.start(),
+    close: () => thread.close(),
   };
 }
