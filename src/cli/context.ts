@@ -6,9 +6,11 @@ import type { Command } from "commander";
 import { LOG_LEVELS, type LogLevel, stderrLogger } from "../adapters/logger.js";
 import { configFromEnv } from "../config/env.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
+import type { MemoryOperation } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";
 import type { OpenedHindsight as Hindsight } from "../open/hindsight.js";
 import { parseConfig } from "../open/parse-config.js";
+import { OPERATIONS, operationSpec } from "../operations/index.js";
 import { tenantConfig } from "../tenants/tenant.js";
 import { type LazyMemory, lazyMemory } from "./lazy-memory.js";
 import { type FlagNames, reportError } from "./output.js";
@@ -30,6 +32,16 @@ export function logLevel(flags: GlobalFlags): LogLevel {
     );
   }
   return level as LogLevel;
+}
+
+/**
+ * When a command loads the embedding model: a server at start; a one-shot command whose first
+ * call embeds while the store opens; any other only if it comes to embed.
+ */
+export function warmFor(opening: "first-call" | "now", operation: string | undefined) {
+  if (opening === "now") return true;
+  const known = operation !== undefined && operation in OPERATIONS;
+  return known && operationSpec(operation as MemoryOperation).embeds ? "background" : false;
 }
 
 /**
@@ -57,9 +69,9 @@ export async function withHindsight(
     // Nothing is opened until the body's first call, and only once its input is valid.
     // Loaded with the store: a command refused before its first call never loads the
     // service, the storage adapters or the tokenizer.
-    lazy = lazyMemory(tenantConfig(parsed, parsed.tenant), async () => {
+    lazy = lazyMemory(tenantConfig(parsed, parsed.tenant), async (operation) => {
       const { openHindsight } = await import("../open/hindsight.js");
-      return openHindsight(input, { logger, warmEmbedder: opening === "now" });
+      return openHindsight(input, { logger, warmEmbedder: warmFor(opening, operation) });
     });
     if (opening === "now") {
       // Opened through the same path (so it is closed below), then used directly.

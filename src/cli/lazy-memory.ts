@@ -19,12 +19,13 @@ export interface LazyMemory {
 
 export function lazyMemory(
   config: Hindsight["config"],
-  open: () => Promise<Hindsight>,
+  /** Opens it for `operation`, the first call's (absent: opened by `open()`). */
+  open: (operation?: string) => Promise<Hindsight>,
 ): LazyMemory {
   let real: Promise<Hindsight> | undefined;
   let settled: Hindsight | undefined;
-  const get = () => {
-    real ??= open().then((memory) => {
+  const get = (operation?: string) => {
+    real ??= open(operation).then((memory) => {
       settled = memory;
       return memory;
     });
@@ -39,7 +40,7 @@ export function lazyMemory(
         const schema = OPERATION_INPUTS[name as keyof typeof OPERATION_INPUTS];
         // Validation is idempotent: what passes here passes the service's own check.
         if (schema) validate(schema, args[0] ?? {});
-        const opened = await get();
+        const opened = await get(name as string);
         const method = (opened as unknown as Record<string, (...a: unknown[]) => unknown>)[
           name as string
         ];
@@ -48,5 +49,5 @@ export function lazyMemory(
       };
     },
   });
-  return { memory, open: get, opened: () => settled };
+  return { memory, open: () => get(), opened: () => settled };
 }

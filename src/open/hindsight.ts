@@ -22,10 +22,12 @@ export interface HindsightDeps {
   /** A ready language model, instead of the one the configuration names. */
   llm?: LanguageModel;
   /**
-   * Loads the local embedding model while opening (default), so a broken model fails at
-   * start; a one-shot command passes false and loads it only if it embeds something.
+   * true (default): loads the local embedding model while opening, so a broken model fails at
+   * start. "background": starts loading it while the store opens without waiting for it, for a
+   * caller about to embed; a failure shows on that embedding. false: loads it on the first
+   * embedding only — a one-shot command that never embeds never loads it.
    */
-  warmEmbedder?: boolean;
+  warmEmbedder?: boolean | "background";
 }
 
 /**

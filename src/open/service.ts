@@ -17,8 +17,8 @@ export interface ServiceDeps {
   embedder?: Embedder;
   /** A ready language model, instead of the one the configuration names. */
   llm?: LanguageModel;
-  /** Loads the local model now (default) rather than on the first embedding. */
-  warmEmbedder?: boolean;
+  /** When the local model loads: see `HindsightDeps.warmEmbedder`. */
+  warmEmbedder?: boolean | "background";
 }
 
 export async function openService(
@@ -27,18 +27,33 @@ export async function openService(
 ): Promise<MemoryService> {
   const { logger } = deps;
   const embedder = deps.embedder ?? (await createEmbedder(config.embedder, logger));
-  if (!deps.embedder && config.embedder.kind === "local" && deps.warmEmbedder !== false) {
-    // The model loads lazily; load it now so a missing package or broken model directory
-    // fails at start-up, not on a server's first request.
-    await embedder.embed(["warm-up"]);
-  }
+  // Only a local model has anything to load (a remote one would be called over the network).
+  const warm =
+    deps.embedder || config.embedder.kind !== "local" ? false : (deps.warmEmbedder ?? true);
+  // The model loads on its own thread while the store opens. Awaited (true), a missing package
+  // or a broken model directory fails at start-up, not on a server's first request.
+  const warming = warm === true ? embedder.embed(["warm-up"]) : undefined;
+  warming?.catch(() => undefined); // awaited below, once the store is open
+  if (warm === "background") embedder.prepare?.();
   const llm = deps.llm ?? createLanguageModel(config.llm, logger);
-  const storage = await openStorage(config, logger);
+  // A failed open closes what it opened; an embedder the caller gave stays the caller's.
+  const closeEmbedder = async () => {
+    if (!deps.embedder) await embedder.close?.();
+  };
+  let storage: Awaited<ReturnType<typeof openStorage>>;
+  try {
+    storage = await openStorage(config, logger);
+  } catch (error) {
+    await closeEmbedder();
+    throw error;
+  }
   let working: Awaited<ReturnType<typeof openWorkingStore>>;
   try {
+    await warming;
     working = await openWorkingStore(config.working, storage, logger);
   } catch (error) {
     await storage.admin.close();
+    await closeEmbedder();
     throw error;
   }
   const service = new MemoryService({

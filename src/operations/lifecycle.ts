@@ -89,6 +89,7 @@ export const lifecycleOperations = defineOperations({
     input: ConsolidateInput,
     output: ConsolidateOutput,
     effect: "write",
+    embeds: true,
     agent: { kind: "operator", needs: "consolidation" },
     http: [
       {

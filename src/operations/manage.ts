@@ -181,6 +181,7 @@ export const manageOperations = defineOperations({
     input: UpdateInput,
     output: UpdateOutput,
     effect: "write",
+    embeds: true,
     agent: { kind: "custom" },
     http: [
       {
@@ -268,6 +269,7 @@ export const manageOperations = defineOperations({
     input: ImportInput,
     output: ImportOutput,
     effect: "write",
+    embeds: true,
     agent: { kind: "operator", needs: "importing into the store" },
     http: [
       {

@@ -34,6 +34,7 @@ export const memoryOperations = defineOperations({
     input: StoreEpisodicInput,
     output: StoreOutput,
     effect: "write",
+    embeds: true,
     agent: { kind: "as-agent-write" },
     http: [
       {
@@ -115,6 +116,7 @@ export const memoryOperations = defineOperations({
     input: null,
     output: null,
     effect: "write",
+    embeds: true,
     agent: { kind: "custom" },
     http: null,
     mcp: null,
@@ -130,6 +132,7 @@ export const memoryOperations = defineOperations({
     input: StoreSemanticInput,
     output: StoreSemanticOutput,
     effect: "write",
+    embeds: true,
     agent: { kind: "custom" },
     http: [
       {
@@ -217,6 +220,7 @@ export const memoryOperations = defineOperations({
     input: RecallInput,
     output: RecallOutput,
     effect: "read",
+    embeds: true,
     agent: { kind: "as-agent" },
     http: [
       {
@@ -338,6 +342,7 @@ export const memoryOperations = defineOperations({
     output: SummarizeOutput,
     // With session_id it compresses that working-memory session: a write, but nothing is lost.
     effect: "write",
+    embeds: true,
     agent: { kind: "custom" },
     http: [
       {

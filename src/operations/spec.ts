@@ -122,6 +122,11 @@ export interface OperationSpec<K extends MemoryOperation> {
   /** The JSON of the result (dates as ISO 8601): MCP's output schema and the REST response. */
   output: z.ZodType | null;
   effect: Effect;
+  /**
+   * It embeds text (what it stores, what it looks for): a one-shot command that calls it starts
+   * loading the model while the store opens; others never load it.
+   */
+  embeds?: true;
   agent: AgentRule;
   http: readonly HttpBinding[] | null;
   mcp: McpBinding<ResultOf<K>> | null;

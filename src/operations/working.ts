@@ -198,6 +198,7 @@ export const workingOperations = defineOperations({
     input: WorkingEndInput,
     output: WorkingEndOutput,
     effect: "destructive",
+    embeds: true,
     agent: { kind: "as-agent" },
     http: [
       {

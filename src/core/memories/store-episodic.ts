@@ -53,13 +53,16 @@ export async function storeEpisodes(
         ),
   );
   const summaries = parsed.map((item, index) => written[index]?.summary ?? item.summary!);
-  const embeddings = await deps.embed(
-    parsed.map((item, index) =>
-      embeddingText("episodic", { task_type: item.task_type, summary: summaries[index]! }),
-    ),
+  const texts = parsed.map((item, index) =>
+    embeddingText("episodic", { task_type: item.task_type, summary: summaries[index]! }),
   );
+  // The local model runs on its own thread: the rows' search text (segmenting Chinese takes a
+  // while) is built meanwhile. The whole batch is embedded before the transaction opens, so
+  // the store is held no longer than the writes (the embedded store has one connection).
+  const embedding = deps.embed(texts);
+  embedding.catch(() => undefined); // awaited below; a throw while building rows must not leave it unhandled
   const now = deps.clock.now();
-  const rows: NewEpisodic[] = parsed.map((item, index) => ({
+  const fields: Omit<NewEpisodic, "embedding">[] = parsed.map((item, index) => ({
     id: item.id ?? randomUUID(),
     occurred_at: item.occurred_at ? parseInstant(item.occurred_at)! : now,
     recorded_at: now,
@@ -71,12 +74,13 @@ export async function storeEpisodes(
     confidence: storableConfidence(item.confidence),
     decay_score: 1,
     status: "active",
-    embedding: embeddings[index]!,
     search_text: searchText(
       [item.task_type, summaries[index]!, ...(item.tags ?? [])],
       item.context,
     ),
   }));
+  const embeddings = await embedding;
+  const rows = fields.map((row, index) => ({ ...row, embedding: embeddings[index]! }));
   await deps.memories.insertEpisodic(rows);
   return rows.map((row, index) => {
     const summary = written[index];
