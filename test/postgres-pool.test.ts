@@ -74,4 +74,23 @@ describe.skipIf(postgresSkipReason !== undefined)("tenants on PostgreSQL", () =>
       expect((await memory.stats()).episodic.total).toBe(WRITES);
     }
   }, 120_000);
+
+  it("each tenant still reads its own rows once the statements are prepared on shared connections", async () => {
+    // Statements run often are prepared per connection (postgres.ts); a connection moves between
+    // tenants' schemas, and a prepared statement must follow its search_path.
+    for (let round = 0; round < 4; round++) {
+      for (const [index, memory] of memories.entries()) {
+        const { results } = await memory.recall({ query_text: "tenant write", top_k: 3 });
+        expect(results).toHaveLength(3);
+        for (const result of results) {
+          expect(result.layer === "episodic" && result.summary).toMatch(`tenant ${index} write`);
+        }
+        const listed = await memory.list({ limit: 2 });
+        expect(listed.memories.map((item) => item.layer === "episodic" && item.summary)).toEqual([
+          expect.stringContaining(`tenant ${index} write`),
+          expect.stringContaining(`tenant ${index} write`),
+        ]);
+      }
+    }
+  }, 120_000);
 });
