@@ -22,9 +22,8 @@ export interface ModelThreadConfig {
 }
 
 /** What went wrong in the worker: the package, the model's load, or a run. */
-export type Stage = "import" | "load" | "run";
+type Stage = "import" | "load" | "run";
 type Reply =
-  | { ready: true }
   | { id: number; vectors: Float32Array; width: number }
   | { id: number; error: { stage: Stage; message: string } };
 
@@ -82,7 +81,6 @@ export class ModelThread {
   }
 
   private receive(worker: Worker, reply: Reply): void {
-    if ("ready" in reply) return;
     if ("error" in reply && reply.id === 0) {
       // The model did not load: every waiting call fails with why, and a later call starts a
       // new thread (the package installed or the model fetched meanwhile).

@@ -5,10 +5,9 @@
 // workerData: { source, local?: { parent, name }, dtype?, sessionOptions?, pooling, normalize,
 //   batchSize }.
 // In:  { id, texts }.
-// Out: { ready: true } once the model is loaded; { id, vectors, width } with every text's
-//   vector in one Float32Array, transferred; { id, error: { stage, message } }, where stage is
-//   "import" (the package is missing), "load" (the model is) or "run" — a load failure is
-//   also sent once with id 0.
+// Out: { id, vectors, width } with every text's vector in one Float32Array, transferred;
+//   { id, error: { stage, message } }, where stage is "import" (the package is missing),
+//   "load" (the model is) or "run" — a load failure is also sent once with id 0.
 import { parentPort, workerData } from "node:worker_threads";
 
 const { source, local, dtype, sessionOptions, pooling, normalize, batchSize } = workerData;
@@ -52,10 +51,7 @@ const failure = (id, error) => ({
 });
 
 const loading = load();
-loading.then(
-  () => parentPort.postMessage({ ready: true }),
-  (error) => parentPort.postMessage(failure(0, error)),
-);
+loading.catch((error) => parentPort.postMessage(failure(0, error)));
 
 async function embed(texts) {
   const model = await loading;
