@@ -10,6 +10,7 @@ import type { MemoryService } from "../src/core/service.js";
 import { silentLogger } from "../src/index.js";
 import { BACKENDS } from "./support/backends.js";
 import { openLifecycleService } from "./support/lifecycle.js";
+import { until } from "./support/until.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -61,12 +62,14 @@ describe.each(BACKENDS)("scheduled jobs on $name", (backend) => {
   describe.skipIf(backend.skip !== undefined)("with the backend available", () => {
     it("skips a job another instance holds, and runs it once the lock is free", async () => {
       let release!: () => void;
-      const held = a.storage.lifecycle.exclusive(
-        "maintain",
-        true,
-        () => new Promise<void>((r) => (release = r)),
-      );
-      await sleep(50);
+      let entered!: () => void;
+      const holding = new Promise<void>((r) => (entered = r));
+      const held = a.storage.lifecycle.exclusive("maintain", true, () => {
+        entered();
+        return new Promise<void>((r) => (release = r));
+      });
+      // Held once its function runs: not after a fixed pause a busy machine can overrun.
+      await holding;
       expect(await b.maintain({}, { ifIdle: true })).toMatchObject({ skipped: true, scored: 0 });
       expect(await b.consolidate({}, { ifIdle: true })).not.toHaveProperty("skipped");
       release();
@@ -82,7 +85,15 @@ describe.each(BACKENDS)("scheduled jobs on $name", (backend) => {
       const schedules = [a, b].map((memory) =>
         startLifecycleSchedule(() => [memory], settings, silentLogger),
       );
-      await sleep(1500);
+      // Until each job has run a few times, on both instances where there are two: a count,
+      // not a pause, so a busy machine only takes longer.
+      const ranOften = (job: string) => runs.filter((run) => run.job === job).length > 2;
+      const whoRan = () => new Set(runs.map((run) => run.who)).size;
+      await until(
+        "both jobs to run several times",
+        () => ranOften("maintain") && ranOften("consolidate") && whoRan() === (a === b ? 1 : 2),
+        120_000,
+      );
       await Promise.all(schedules.map((schedule) => schedule.stop()));
       for (const job of ["maintain", "consolidate"]) {
         const of = runs.filter((run) => run.job === job).sort((x, y) => x.from - y.from);

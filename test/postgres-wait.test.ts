@@ -19,6 +19,7 @@ import type { Logger } from "../src/core/ports.js";
 import { createHindsight, type Hindsight, isHindsightError } from "../src/index.js";
 import { parseConfig } from "../src/open/parse-config.js";
 import { createTestSchema, POSTGRES_URL, postgresSkipReason } from "./support/backends.js";
+import { until } from "./support/until.js";
 
 function capture(): Logger & { lines: string[] } {
   const lines: string[] = [];
@@ -34,15 +35,6 @@ function openOn(databaseUrl: string, waitMs: number, logger: Logger) {
     { databaseUrl, dataDir: "memory://", embedder: { kind: "hash" }, databaseWaitMs: waitMs },
     { logger },
   );
-}
-
-/** Polls a condition (not a clock) until it holds, failing after `timeoutMs`. */
-async function until(what: string, condition: () => boolean, timeoutMs = 15_000) {
-  const end = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 async function errorOf(promise: Promise<unknown>) {

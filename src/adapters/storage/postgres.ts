@@ -6,7 +6,7 @@ import type { Exclusive } from "../../core/lifecycle/ports.js";
 import type { Logger } from "../../core/ports.js";
 import { waitForPostgres } from "./connect-retry.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
-import { ADVISORY_KEY_SQL } from "./job-lock.js";
+import { ADVISORY_KEY_SQL, inProcessExclusive } from "./job-lock.js";
 import { SEARCH_SETTINGS } from "./search-settings.js";
 
 export interface PostgresOptions {
@@ -200,6 +200,40 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
     schemaOf.set(client, wanted);
     return client;
   };
+  const inProcess = inProcessExclusive();
+  // A session lock on a connection of its own, held while `fn` works on others.
+  async function advisoryExclusive<T>(
+    job: string,
+    wait: boolean,
+    fn: () => Promise<T>,
+  ): Promise<Exclusive<T>> {
+    const client = await checkout();
+    let broken: Error | undefined;
+    try {
+      if (wait) {
+        await client.query(`SELECT pg_advisory_lock(${ADVISORY_KEY_SQL})`, [job]);
+      } else {
+        const { rows } = await client.query<{ locked: boolean }>(
+          `SELECT pg_try_advisory_lock(${ADVISORY_KEY_SQL}) AS locked`,
+          [job],
+        );
+        if (!rows[0]?.locked) return { ran: false } as Exclusive<T>;
+      }
+      try {
+        return { ran: true, value: await fn() } as Exclusive<T>;
+      } finally {
+        // A connection that cannot unlock is closed, which releases the lock.
+        await client
+          .query(`SELECT pg_advisory_unlock(${ADVISORY_KEY_SQL})`, [job])
+          .catch((error: Error) => {
+            broken = error;
+          });
+      }
+    } finally {
+      client.release(broken);
+    }
+  }
+
   const withClient = async <T>(fn: (client: PoolClient) => Promise<T>): Promise<T> => {
     const client = await checkout();
     let failure: Error | undefined;
@@ -232,33 +266,13 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
         releaseAfter(client, failure);
       }
     },
-    // A session lock on a connection of its own, held while `fn` works on others.
+    // This process's own calls queue in memory first: a non-waiting call made in the same
+    // tick as a holder's is refused at once rather than racing it to the server on another
+    // connection, and waiters do not each hold a pooled connection while they wait. The
+    // advisory lock then excludes other processes on the same database and schema.
     exclusive: async <T>(job: string, wait: boolean, fn: () => Promise<T>) => {
-      const client = await checkout();
-      let broken: Error | undefined;
-      try {
-        if (wait) {
-          await client.query(`SELECT pg_advisory_lock(${ADVISORY_KEY_SQL})`, [job]);
-        } else {
-          const { rows } = await client.query<{ locked: boolean }>(
-            `SELECT pg_try_advisory_lock(${ADVISORY_KEY_SQL}) AS locked`,
-            [job],
-          );
-          if (!rows[0]?.locked) return { ran: false } as Exclusive<T>;
-        }
-        try {
-          return { ran: true, value: await fn() } as Exclusive<T>;
-        } finally {
-          // A connection that cannot unlock is closed, which releases the lock.
-          await client
-            .query(`SELECT pg_advisory_unlock(${ADVISORY_KEY_SQL})`, [job])
-            .catch((error: Error) => {
-              broken = error;
-            });
-        }
-      } finally {
-        client.release(broken);
-      }
+      const outcome = await inProcess(job, wait, () => advisoryExclusive(job, wait, fn));
+      return outcome.ran ? outcome.value : outcome;
     },
     close: release,
   };
