@@ -6,7 +6,9 @@
  *   - no model: `stats` (opens the store, never the embedding model);
  *   - cold: `store` and `recall` when no process holds the directory (this process opens the
  *     store and the model);
- *   - forwarded: the same while `hindsight serve` holds it (the call goes over its socket).
+ *   - forwarded: the same while `hindsight serve` holds it (the call goes over its socket);
+ *   - kept warm: the same with HINDSIGHT_KEEP_WARM, once the first call has started
+ *     `hindsight warm` (that first call is reported on its own).
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -28,11 +30,23 @@ export interface CliBench {
   cold_recall: CliCase;
   forwarded_store: CliCase;
   forwarded_recall: CliCase;
+  /** The call that starts `hindsight warm`, then the calls forwarded to it. */
+  warm_first_store_ms: number;
+  warm_store: CliCase;
+  warm_recall: CliCase;
   embedder: string;
 }
 
 /** Wall time of one process, start to exit, in milliseconds; its exit code must be `expect`. */
-function run(args: readonly string[], env: NodeJS.ProcessEnv, expect = 0): Promise<number> {
+async function run(args: readonly string[], env: NodeJS.ProcessEnv, expect = 0): Promise<number> {
+  return (await runLogged(args, env, expect)).ms;
+}
+
+function runLogged(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  expect = 0,
+): Promise<{ ms: number; stderr: string }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { env, stdio: ["ignore", "ignore", "pipe"] });
@@ -42,10 +56,24 @@ function run(args: readonly string[], env: NodeJS.ProcessEnv, expect = 0): Promi
     });
     child.once("error", reject);
     child.once("exit", (code) => {
-      if (code === expect) resolve(performance.now() - started);
+      if (code === expect) resolve({ ms: performance.now() - started, stderr });
       else reject(new Error(`${args.join(" ")} exited ${code}, expected ${expect}: ${stderr}`));
     });
   });
+}
+
+/** SIGTERM, then waits until the process is gone (it closes the store first). */
+async function stopProcess(pid: number): Promise<void> {
+  const alive = () => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  if (alive()) process.kill(pid, "SIGTERM");
+  while (alive()) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 export async function benchCli(options: {
@@ -78,6 +106,7 @@ export async function benchCli(options: {
     );
   const recall = hs("recall", "why did the billing deploy fail");
   const samples = new Map<string, number[]>();
+  let warmFirst = Number.NaN;
   const add = (name: string, ms: number) => samples.set(name, [...(samples.get(name) ?? []), ms]);
   try {
     // The first call creates the directory and applies the migrations: not what later calls pay.
@@ -104,6 +133,21 @@ export async function benchCli(options: {
     } finally {
       await server.kill();
     }
+    options.progress(`cli: ${rounds} rounds kept warm (HINDSIGHT_KEEP_WARM)`);
+    const warmEnv = { ...env, HINDSIGHT_KEEP_WARM: "600" };
+    const first = await runLogged(store(2 * rounds), { ...warmEnv, HINDSIGHT_LOG_LEVEL: "info" });
+    warmFirst = first.ms;
+    const owner = Number(/started process (\d+)/.exec(first.stderr)?.[1]);
+    if (!(owner > 0)) throw new Error(`the first kept-warm call started no owner: ${first.stderr}`);
+    try {
+      for (let round = 0; round < rounds; round++) {
+        add("node", await run(["-e", "0"], env));
+        add("warm_store", await run(store(2 * rounds + 1 + round), warmEnv));
+        add("warm_recall", await run(recall, warmEnv));
+      }
+    } finally {
+      await stopProcess(owner);
+    }
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
@@ -120,6 +164,9 @@ export async function benchCli(options: {
     cold_recall: of("cold_recall"),
     forwarded_store: of("forwarded_store"),
     forwarded_recall: of("forwarded_recall"),
+    warm_first_store_ms: Math.round(warmFirst),
+    warm_store: of("warm_store"),
+    warm_recall: of("warm_recall"),
     embedder: options.embedder || "default model",
   };
 }

@@ -440,5 +440,10 @@ if (values.json) {
     process.stdout.write(line("recall, cold", cli.cold_recall));
     process.stdout.write(line("store, forwarded", cli.forwarded_store));
     process.stdout.write(line("recall, forwarded", cli.forwarded_recall));
+    process.stdout.write(
+      `cli store, starting warm  ${cli.warm_first_store_ms} ms  (HINDSIGHT_KEEP_WARM's first call)\n`,
+    );
+    process.stdout.write(line("store, kept warm", cli.warm_store));
+    process.stdout.write(line("recall, kept warm", cli.warm_recall));
   }
 }

@@ -8,10 +8,11 @@ import { configFromEnv } from "../config/env.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { MemoryOperation } from "../core/memory-api.js";
 import type { Logger } from "../core/ports.js";
-import type { OpenedHindsight as Hindsight } from "../open/hindsight.js";
+import type { OpenedHindsight as Hindsight, HindsightDeps } from "../open/hindsight.js";
 import { parseConfig } from "../open/parse-config.js";
 import { OPERATIONS, operationSpec } from "../operations/index.js";
 import { tenantConfig } from "../tenants/tenant.js";
+import { idleSeconds, warmOwnerStarter } from "./keep-warm.js";
 import { type LazyMemory, lazyMemory } from "./lazy-memory.js";
 import { type FlagNames, reportError } from "./output.js";
 
@@ -21,6 +22,8 @@ export interface GlobalFlags {
   tenant?: string;
   logLevel?: string;
 }
+
+const KEEP_WARM = "HINDSIGHT_KEEP_WARM";
 
 export function logLevel(flags: GlobalFlags): LogLevel {
   const level = flags.logLevel ?? process.env.HINDSIGHT_LOG_LEVEL ?? "info";
@@ -59,6 +62,8 @@ export async function withHindsight(
    * the store cannot open, and serve every call for long.
    */
   opening: "first-call" | "now" = "first-call",
+  /** What opening it takes besides the configuration, such as `warm`'s own. */
+  deps: Pick<HindsightDeps, "warmEmbedder" | "wrapLocal"> = {},
 ): Promise<void> {
   let lazy: LazyMemory | undefined;
   try {
@@ -69,9 +74,18 @@ export async function withHindsight(
     // Nothing is opened until the body's first call, and only once its input is valid.
     // Loaded with the store: a command refused before its first call never loads the
     // service, the storage adapters or the tokenizer.
+    // A one-shot command may leave a process behind that keeps the directory open for the
+    // next one (see keep-warm); a server is that process itself.
+    const keepWarm =
+      opening === "first-call" ? idleSeconds(process.env.HINDSIGHT_KEEP_WARM, KEEP_WARM) : 0;
     lazy = lazyMemory(tenantConfig(parsed, parsed.tenant), async (operation) => {
       const { openHindsight } = await import("../open/hindsight.js");
-      return openHindsight(input, { logger, warmEmbedder: warmFor(opening, operation) });
+      return openHindsight(input, {
+        logger,
+        warmEmbedder: warmFor(opening, operation),
+        ...(keepWarm > 0 ? { startOwner: warmOwnerStarter(flags, keepWarm) } : {}),
+        ...deps,
+      });
     });
     if (opening === "now") {
       // Opened through the same path (so it is closed below), then used directly.

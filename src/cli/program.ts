@@ -9,6 +9,7 @@ import { registerOperations } from "./commands/operations.js";
 import { registerReembed } from "./commands/reembed.js";
 import { registerServe } from "./commands/serve.js";
 import { registerTransfer } from "./commands/transfer.js";
+import { registerWarm } from "./commands/warm.js";
 import { exitCodeFor } from "./exit-codes.js";
 import { VERSION } from "./version.js";
 
@@ -30,6 +31,7 @@ for (const register of [
   registerFetchModel,
   registerMcp,
   registerServe,
+  registerWarm,
   registerEval,
 ]) {
   register(program);

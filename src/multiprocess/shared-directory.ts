@@ -30,6 +30,19 @@ export interface SharedDirectoryOptions {
   logger: Logger;
   /** Opens the database in this process, once it holds the directory's lock. */
   openLocal: () => Promise<MemoryApi>;
+  /**
+   * Instead of owning a free directory, start another process that owns it and stays (see
+   * cli/keep-warm) and forward to it: a one-shot command then leaves the database open and
+   * the model loaded for the next one. If that process exits before serving, this one owns.
+   */
+  startOwner?: (dataDir: string) => StartedOwner;
+}
+
+/** A process started to own the directory. */
+export interface StartedOwner {
+  readonly pid: number | undefined;
+  /** false once it has exited. */
+  running(): boolean;
 }
 
 interface Backend {
@@ -86,9 +99,21 @@ class SharedDirectory {
     // and must not run a waiter out of time (see acquireDirLock).
     let deadline = Date.now() + this.options.lockTimeoutMs;
     let lastHolder: string | undefined;
+    let started: StartedOwner | undefined;
     for (;;) {
-      const lock = await tryLock(dataDir);
-      if (lock) return this.becomeOwner(lock, socketPath);
+      // While the owner started for us is starting, the lock is left for it to take.
+      const lock = started?.running() ? undefined : await tryLock(dataDir);
+      if (lock && this.options.startOwner && started === undefined) {
+        await lock.release();
+        started = this.options.startOwner(dataDir);
+        logger.info(`started process ${started.pid} to keep data directory ${dataDir} open`);
+        deadline = Date.now() + this.options.lockTimeoutMs;
+        continue;
+      }
+      if (lock) {
+        if (started) logger.warn(`process ${started.pid} exited before serving; opening here`);
+        return this.becomeOwner(lock, socketPath);
+      }
       const client = await RpcMemory.connect(socketPath).catch(() => undefined);
       if (client) {
         logger.info(
@@ -99,7 +124,8 @@ class SharedDirectory {
       // The owner holds the lock but is not serving yet (still opening), or just left.
       const owner = await askOwner(await lockAddress(dataDir));
       if (owner?.holder !== undefined && owner.holder !== lastHolder) {
-        if (lastHolder !== undefined) deadline = Date.now() + this.options.lockTimeoutMs;
+        // The owner started for us has taken the lock: its opening gets the whole wait.
+        if (lastHolder !== undefined || started) deadline = Date.now() + this.options.lockTimeoutMs;
         lastHolder = owner.holder;
       }
       if (Date.now() >= deadline) {

@@ -10,7 +10,10 @@ import { ensurePrivateDirectory } from "../adapters/storage/private-dir.js";
 import type { HindsightConfig, HindsightConfigInput } from "../config/schema.js";
 import type { MemoryApi } from "../core/memory-api.js";
 import type { Clock, Embedder, LanguageModel, Logger } from "../core/ports.js";
-import { openSharedEmbeddedMemory } from "../multiprocess/shared-directory.js";
+import {
+  openSharedEmbeddedMemory,
+  type SharedDirectoryOptions,
+} from "../multiprocess/shared-directory.js";
 import { tenantConfig } from "../tenants/tenant.js";
 import { parseConfig } from "./parse-config.js";
 
@@ -28,6 +31,10 @@ export interface HindsightDeps {
    * embedding only — a one-shot command that never embeds never loads it.
    */
   warmEmbedder?: boolean | "background";
+  /** On a free embedded directory: start a process to own it, and forward to that one. */
+  startOwner?: SharedDirectoryOptions["startOwner"];
+  /** Wraps the service this process opens, before others' calls reach it (see idle-watch). */
+  wrapLocal?: (memory: MemoryApi) => MemoryApi;
 }
 
 /**
@@ -60,7 +67,8 @@ export async function openHindsight(
   // A tenant other than the default one has a store of its own (see tenants/tenant.ts).
   const parsed = parseConfig(input);
   const config = tenantConfig(parsed, parsed.tenant);
-  const serviceDeps = { ...deps, logger: deps.logger ?? silentLogger };
+  const { startOwner, wrapLocal = (memory: MemoryApi) => memory, ...rest } = deps;
+  const serviceDeps = { ...rest, logger: deps.logger ?? silentLogger };
   let memory: MemoryApi;
   if (config.databaseUrl || config.dataDir === IN_MEMORY) {
     memory = await openService(config, serviceDeps);
@@ -70,7 +78,8 @@ export async function openHindsight(
       dataDir: config.dataDir,
       lockTimeoutMs: config.lockTimeoutMs,
       logger: serviceDeps.logger,
-      openLocal: () => openService(config, serviceDeps),
+      openLocal: async () => wrapLocal(await openService(config, serviceDeps)),
+      ...(startOwner ? { startOwner } : {}),
     });
   }
   return Object.assign(memory, { config });

@@ -14,6 +14,7 @@ import { DEFAULT_TENANT } from "../../tenants/tenant.js";
 import { withHindsight } from "../context.js";
 import { reportError } from "../output.js";
 import { csv } from "../parse.js";
+import { nextSignal } from "../signals.js";
 
 const FLAGS = { port: "--port", host: "--host" };
 
@@ -58,19 +59,6 @@ function bindError(error: unknown, host: string, port: number): unknown {
   if (message === undefined) return error;
   const field = code === "EADDRINUSE" || code === "EACCES" ? "port" : "host";
   return new HindsightError(ErrorCode.CONFIG_INVALID, message, { field, cause: error });
-}
-
-function nextSignal(): Promise<NodeJS.Signals> {
-  return new Promise((resolve) => {
-    // Once: a second Ctrl-C during shutdown gets Node's default and ends the process at once.
-    const on = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", on);
-      process.off("SIGTERM", on);
-      resolve(signal);
-    };
-    process.on("SIGINT", on);
-    process.on("SIGTERM", on);
-  });
 }
 
 /** `hindsight serve`, loaded when the command runs: no other command pays for HTTP and MCP. */
