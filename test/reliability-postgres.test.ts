@@ -14,15 +14,16 @@ import {
   privatePostgresSkipReason,
   startPrivatePostgres,
 } from "./support/private-postgres.js";
+import { until } from "./support/until.js";
 
 if (privatePostgresSkipReason && process.env.CI === "true") {
   throw new Error(`CI=true and ${privatePostgresSkipReason}`);
 }
 
 const WRITERS = 4;
-/** How long the load runs before the crash, and after the database is back. */
-const BEFORE_CRASH_MS = 1500;
-const AFTER_RESTART_MS = 1500;
+/** Acknowledged writes before the server is killed, and after it is back. */
+const WRITES_BEFORE = 40;
+const WRITES_AFTER = 40;
 
 interface LoadReport {
   acknowledged: string[];
@@ -74,11 +75,20 @@ describe.skipIf(privatePostgresSkipReason)("PostgreSQL restarted during a write 
       }
     };
     const load = Promise.all(Array.from({ length: WRITERS }, (_, index) => writer(index)));
-    await new Promise((resolve) => setTimeout(resolve, BEFORE_CRASH_MS));
+    // Counts, not pauses: a busy machine only takes longer to reach them.
+    await until(
+      "writes before the crash",
+      () => report.acknowledged.length >= WRITES_BEFORE,
+      120_000,
+    );
     phase = "crashing";
     await server.crashAndRestart();
     phase = "after";
-    await new Promise((resolve) => setTimeout(resolve, AFTER_RESTART_MS));
+    await until(
+      "writes after the restart",
+      () => report.acknowledgedAfterRestart >= WRITES_AFTER,
+      120_000,
+    );
     phase = "done";
     await load;
 
