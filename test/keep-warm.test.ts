@@ -105,6 +105,22 @@ describe("keeping an embedded directory warm between one-shot commands", () => {
     }
   });
 
+  it("owns the directory itself when no owner can be started", async () => {
+    const memory = await openHindsight(
+      { dataDir, embedder: { kind: "hash" } },
+      {
+        startOwner: () => {
+          throw new Error("EAGAIN: no more processes");
+        },
+      },
+    );
+    try {
+      expect(await memory.role?.()).toBe("owner");
+    } finally {
+      await memory.close();
+    }
+  });
+
   it("fails with DATA_DIR_IN_USE when the owner it started never serves", async () => {
     const error = await openHindsight(
       { dataDir, embedder: { kind: "hash" }, lockTimeoutMs: 200 },

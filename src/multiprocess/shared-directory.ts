@@ -105,13 +105,20 @@ class SharedDirectory {
       const lock = started?.running() ? undefined : await tryLock(dataDir);
       if (lock && this.options.startOwner && started === undefined) {
         await lock.release();
-        started = this.options.startOwner(dataDir);
-        logger.info(`started process ${started.pid} to keep data directory ${dataDir} open`);
+        try {
+          started = this.options.startOwner(dataDir);
+          logger.info(`started process ${started.pid} to keep data directory ${dataDir} open`);
+        } catch (error) {
+          logger.warn(`could not start a process to keep ${dataDir} open: ${String(error)}`);
+          started = { pid: undefined, running: () => false };
+        }
         deadline = Date.now() + this.options.lockTimeoutMs;
         continue;
       }
       if (lock) {
-        if (started) logger.warn(`process ${started.pid} exited before serving; opening here`);
+        if (started?.pid !== undefined) {
+          logger.warn(`process ${started.pid} exited before serving; opening here`);
+        }
         return this.becomeOwner(lock, socketPath);
       }
       const client = await RpcMemory.connect(socketPath).catch(() => undefined);
