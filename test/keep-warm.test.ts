@@ -93,6 +93,16 @@ describe("keeping an embedded directory warm between one-shot commands", () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 
+  it("refuses to keep a store warm that has nothing to keep open", async () => {
+    const result = await runCli(["--data-dir", "memory://", "warm", "--idle-exit", "1"]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(
+      /data_dir: warm keeps an embedded data directory open.*\[INVALID_INPUT\]/,
+    );
+    // Refused before opening anything: no store, no model.
+    expect(result.stderr).not.toContain("applied migrations");
+  });
+
   it("owns the directory itself when the owner it started exits before serving", async () => {
     const memory = await openHindsight(
       { dataDir, embedder: { kind: "hash" } },

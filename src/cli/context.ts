@@ -71,13 +71,13 @@ export async function withHindsight(
     const logger = stderrLogger(logLevel(flags));
     const input = configFromEnv(process.env, flags);
     const parsed = parseConfig(input);
-    // Nothing is opened until the body's first call, and only once its input is valid.
-    // Loaded with the store: a command refused before its first call never loads the
-    // service, the storage adapters or the tokenizer.
     // A one-shot command may leave a process behind that keeps the directory open for the
     // next one (see keep-warm); a server is that process itself.
     const keepWarm =
       opening === "first-call" ? idleSeconds(process.env.HINDSIGHT_KEEP_WARM, KEEP_WARM) : 0;
+    // Nothing is opened until the body's first call, and only once its input is valid.
+    // Loaded with the store: a command refused before its first call never loads the
+    // service, the storage adapters or the tokenizer.
     lazy = lazyMemory(tenantConfig(parsed, parsed.tenant), async (operation) => {
       const { openHindsight } = await import("../open/hindsight.js");
       return openHindsight(input, {
