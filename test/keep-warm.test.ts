@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isHindsightError } from "../src/index.js";
+import type { StartedOwner } from "../src/multiprocess/shared-directory.js";
 import { openHindsight } from "../src/open/hindsight.js";
 import { json, runCli } from "./support/cli.js";
 import { until } from "./support/until.js";
@@ -103,27 +104,17 @@ describe("keeping an embedded directory warm between one-shot commands", () => {
     expect(result.stderr).not.toContain("applied migrations");
   });
 
-  it("owns the directory itself when the owner it started exits before serving", async () => {
-    const memory = await openHindsight(
-      { dataDir, embedder: { kind: "hash" } },
-      { startOwner: () => ({ pid: undefined, running: () => false }) },
-    );
-    try {
-      expect(await memory.role?.()).toBe("owner");
-    } finally {
-      await memory.close();
-    }
-  });
-
-  it("owns the directory itself when no owner can be started", async () => {
-    const memory = await openHindsight(
-      { dataDir, embedder: { kind: "hash" } },
-      {
-        startOwner: () => {
-          throw new Error("EAGAIN: no more processes");
-        },
+  const ownerFailures: [string, () => StartedOwner][] = [
+    ["the owner it started exits before serving", () => ({ pid: 99999, running: () => false })],
+    [
+      "no owner can be started",
+      () => {
+        throw new Error("EAGAIN: no more processes");
       },
-    );
+    ],
+  ];
+  it.each(ownerFailures)("owns the directory itself when %s", async (_, startOwner) => {
+    const memory = await openHindsight({ dataDir, embedder: { kind: "hash" } }, { startOwner });
     try {
       expect(await memory.role?.()).toBe("owner");
     } finally {
