@@ -17,7 +17,7 @@ import type { GlobalFlags } from "./context.js";
 const MAX_SECONDS = 7 * 24 * 3600;
 
 /** Where a started owner's log goes: beside the data it serves, readable by its owner only. */
-export const WARM_LOG = "warm.log";
+const WARM_LOG = "warm.log";
 
 /** Seconds of idleness from `value` (absent, empty or 0: off), naming `field` when invalid. */
 export function idleSeconds(value: string | undefined, field: string): number {

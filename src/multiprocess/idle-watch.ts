@@ -23,7 +23,7 @@ export function idleWatch(idleMs: number): IdleWatch {
   const idle = new Promise<void>((resolve) => {
     fire = resolve;
   });
-  // A timer that is not unref'd: it is what keeps an owner with no callers alive until then.
+  // Re-armed at the end of every call; a call in flight holds it off.
   const arm = () => {
     clearTimeout(timer);
     if (inFlight === 0 && idleMs > 0) timer = setTimeout(fire, idleMs);

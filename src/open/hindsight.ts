@@ -57,6 +57,14 @@ export interface OpenedHindsight extends MemoryApi {
 }
 
 /**
+ * Whether a configuration opens an embedded data directory that processes share (one owns
+ * it, the others forward): not PostgreSQL, and not a throw-away in-memory store.
+ */
+export function sharesDirectory(config: { databaseUrl?: string; dataDir: string }): boolean {
+  return !config.databaseUrl && config.dataDir !== IN_MEMORY;
+}
+
+/**
  * Opens hindsight. On an embedded data directory several processes may do so at once: the
  * first owns the database and the others forward to it (see multiprocess/shared-directory).
  */
@@ -70,7 +78,7 @@ export async function openHindsight(
   const { startOwner, wrapLocal = (memory: MemoryApi) => memory, ...rest } = deps;
   const serviceDeps = { ...rest, logger: deps.logger ?? silentLogger };
   let memory: MemoryApi;
-  if (config.databaseUrl || config.dataDir === IN_MEMORY) {
+  if (!sharesDirectory(config)) {
     memory = await openService(config, serviceDeps);
   } else {
     await ensurePrivateDirectory(config.dataDir, { field: "HINDSIGHT_DATA_DIR" });

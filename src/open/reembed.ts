@@ -9,7 +9,6 @@ import { createEmbedder } from "../adapters/embedders/create.js";
 import { silentLogger } from "../adapters/logger.js";
 import { acquireDirLock } from "../adapters/storage/dir-lock.js";
 import { openDriver } from "../adapters/storage/open-store.js";
-import { IN_MEMORY } from "../adapters/storage/pglite.js";
 import { ensurePrivateDirectory } from "../adapters/storage/private-dir.js";
 import {
   type ReembedProgress,
@@ -21,6 +20,7 @@ import { ErrorCode, HindsightError, isHindsightError } from "../core/errors.js";
 import type { Embedder, Logger } from "../core/ports.js";
 import { validate } from "../core/validate.js";
 import { tenantConfig } from "../tenants/tenant.js";
+import { sharesDirectory } from "./hindsight.js";
 import { parseConfig } from "./parse-config.js";
 
 export const ReembedInput = z.strictObject({
@@ -83,7 +83,7 @@ export async function reembed(
 
 /** Runs `fn` holding an embedded data directory's lock, without serving anyone on it. */
 async function owningDirectory<T>(config: HindsightConfig, fn: () => Promise<T>): Promise<T> {
-  if (config.databaseUrl || config.dataDir === IN_MEMORY) return fn();
+  if (!sharesDirectory(config)) return fn();
   await ensurePrivateDirectory(config.dataDir, { field: "HINDSIGHT_DATA_DIR" });
   let lock: Awaited<ReturnType<typeof acquireDirLock>>;
   try {

@@ -2,10 +2,10 @@
  * `hindsight warm`, loaded when the command runs: what keeps the directory open until idle.
  */
 import type { Command } from "commander";
-import { IN_MEMORY } from "../../adapters/storage/pglite.js";
 import { configFromEnv } from "../../config/env.js";
 import { invalidInput } from "../../core/errors.js";
 import { type IdleWatch, idleWatch } from "../../multiprocess/idle-watch.js";
+import { sharesDirectory } from "../../open/hindsight.js";
 import { withHindsight } from "../context.js";
 import { idleSeconds } from "../keep-warm.js";
 import { reportError } from "../output.js";
@@ -18,8 +18,7 @@ export async function runWarm(options: { idleExit: string }, command: Command): 
   try {
     // Checked before anything opens; 0 keeps it open until it is stopped.
     seconds = idleSeconds(options.idleExit, "idle_exit");
-    const { databaseUrl, dataDir } = configFromEnv(process.env, command.optsWithGlobals());
-    if (databaseUrl || dataDir === IN_MEMORY) {
+    if (!sharesDirectory(configFromEnv(process.env, command.optsWithGlobals()))) {
       throw invalidInput(
         "data_dir",
         "warm keeps an embedded data directory open; PostgreSQL and memory:// have nothing to keep",
@@ -45,7 +44,8 @@ export async function runWarm(options: { idleExit: string }, command: Command): 
           ? `keeping ${dataDir} open until ${seconds} s pass without a call`
           : `keeping ${dataDir} open until stopped`,
       );
-      const idle = seconds > 0 && watch ? [watch.idle.then(() => "idle" as const)] : [];
+      // An idle time of 0 never comes (see idle-watch).
+      const idle = watch ? [watch.idle.then(() => "idle" as const)] : [];
       // The socket server does not keep a process alive (see rpc-server); this does.
       const alive = setInterval(() => undefined, 2 ** 30);
       const why = await Promise.race([...idle, nextSignal()]).finally(() => clearInterval(alive));
