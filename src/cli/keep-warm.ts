@@ -7,7 +7,7 @@
  * (a few hundred milliseconds), until that process has had no call for that long and exits.
  */
 import { spawn } from "node:child_process";
-import { closeSync, openSync } from "node:fs";
+import { closeSync, openSync, renameSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { ErrorCode, HindsightError } from "../core/errors.js";
 import type { StartedOwner } from "../multiprocess/shared-directory.js";
@@ -18,6 +18,24 @@ const MAX_SECONDS = 7 * 24 * 3600;
 
 /** Where a started owner's log goes: beside the data it serves, readable by its owner only. */
 const WARM_LOG = "warm.log";
+
+/**
+ * How large the log may grow before the next owner starts a new one. Owners come and go for
+ * months on a machine whose hook keeps a directory warm; one earlier log is kept beside it.
+ */
+export const WARM_LOG_MAX_BYTES = 1024 * 1024;
+
+/**
+ * Opens the log a started owner writes to, for appending: a log past its size limit is moved
+ * to `warm.log.1` first (replacing the one before it). An owner still writing the moved file
+ * keeps writing it: its descriptor follows the file, not the name.
+ */
+export function openWarmLog(dataDir: string, maxBytes = WARM_LOG_MAX_BYTES): number {
+  const path = join(dataDir, WARM_LOG);
+  const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
+  if (size > maxBytes) renameSync(path, `${path}.1`);
+  return openSync(path, "a", 0o600);
+}
 
 /** Seconds of idleness from `value` (absent, empty or 0: off), naming `field` when invalid. */
 export function idleSeconds(value: string | undefined, field: string): number {
@@ -52,7 +70,7 @@ export function warmOwnerStarter(
   seconds: number,
 ): (dataDir: string) => StartedOwner {
   return (dataDir) => {
-    const log = openSync(join(dataDir, WARM_LOG), "a", 0o600);
+    const log = openWarmLog(dataDir);
     try {
       const child = spawn(
         process.execPath,
