@@ -54,7 +54,7 @@ COPY scripts/calibration/multilingual-e5-small-q4.json ./scripts/calibration/
 RUN set -eu; \
     node scripts/fetch-model.mjs --out /app/.cache/models
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/build-ui.mjs ./scripts/
+COPY scripts/build-ui.mjs scripts/bundle-cli.mjs ./scripts/
 COPY src ./src
 # The memory inspector's page (/ui): compiled and copied into dist/ui by the build.
 COPY ui ./ui

@@ -680,7 +680,7 @@ describe("Dockerfile", () => {
     expect(ciRun).toMatch(/^\s*npm test\s*$/m);
     expect(pkg.scripts.pretest).toBe("npm run build && npm run typecheck");
     expect(pkg.scripts.build).toBe(
-      "tsc -p tsconfig.build.json && tsc -p ui/tsconfig.json && node scripts/build-ui.mjs",
+      "tsc -p tsconfig.build.json && tsc -p ui/tsconfig.json && node scripts/build-ui.mjs && node scripts/bundle-cli.mjs",
     );
 
     const build = stageNamed("build");
@@ -848,6 +848,7 @@ describe(".dockerignore", () => {
       "package-lock.json",
       "package.json",
       "scripts/build-ui.mjs",
+      "scripts/bundle-cli.mjs",
       "scripts/calibration/multilingual-e5-small-q4.json",
       "scripts/convert-e5-q4.py",
       "scripts/fetch-model.mjs",

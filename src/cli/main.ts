@@ -7,4 +7,7 @@
 import module from "node:module";
 
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
-await import("./program.js");
+// The command line's modules as one bundle (scripts/bundle-cli.mjs: one file to load instead of
+// dozens); the path is a variable because the bundle exists only after the build.
+const PROGRAM = "./bundle/program.js";
+await import(PROGRAM);

@@ -1,4 +1,1 @@
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
-export const VERSION: string = (require("../../package.json") as { version: string }).version;
+export { PACKAGE_VERSION as VERSION } from "../package-root.js";

@@ -5,11 +5,11 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Context } from "hono";
+import { PACKAGE_ROOT } from "../package-root.js";
 
-/** dist/http/ui.js and src/http/ui.ts alike: the package root is two levels up. */
-const UI_DIR = join(fileURLToPath(new URL("../..", import.meta.url)), "dist", "ui");
+/** Built into dist/ui, whether this runs from src/, dist/ or the CLI's bundle. */
+const UI_DIR = join(PACKAGE_ROOT, "dist", "ui");
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",

@@ -1,12 +1,10 @@
-import { createRequire } from "node:module";
-
-const require = createRequire(import.meta.url);
+import { PACKAGE_VERSION } from "../package-root.js";
 
 /** What the server tells clients at initialisation; the version is the package's. */
 export const SERVER_INFO = {
   name: "hindsight",
   title: "hindsight long-term memory",
-  version: (require("../../package.json") as { version: string }).version,
+  version: PACKAGE_VERSION,
 } as const;
 
 /** Sent to clients at initialisation; many put it in the model's context. */

@@ -6,18 +6,12 @@
 import { existsSync } from "node:fs";
 import { homedir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { ErrorCode, HindsightError } from "../../core/errors.js";
+import { PACKAGE_ROOT } from "../../package-root.js";
 
 export const DEFAULT_MODEL = "multilingual-e5-small-q4";
 
-/** The package's root: dist/adapters/embedders/ → ../../.. (src/… under tsx, the same). */
-export const PACKAGE_ROOT = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "..",
-  "..",
-  "..",
-);
+export { PACKAGE_ROOT };
 
 /**
  * Where models are looked for: the given directory alone (HINDSIGHT_MODELS_DIR), else the

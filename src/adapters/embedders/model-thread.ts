@@ -6,8 +6,11 @@
  * loads while the store opens (a cold CLI `store` ~25% faster, docs/benchmarks.md) and runs
  * while requests that need no vector are answered.
  */
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { HindsightError } from "../../core/errors.js";
+import { PACKAGE_ROOT } from "../../package-root.js";
 
 export interface ModelThreadConfig {
   /** The model directory or Hub name, for messages and for a Hub load. */
@@ -32,7 +35,13 @@ interface Pending {
   reject(error: Error): void;
 }
 
-const WORKER_URL = new URL("./model-worker.mjs", import.meta.url);
+/**
+ * The worker's script, shipped as a file of its own: beside this module in src/ and in tsc's
+ * dist/, but not beside the CLI's bundle (where this module's code is part of a chunk).
+ */
+const WORKER_URL = import.meta.url.endsWith(".ts")
+  ? new URL("./model-worker.mjs", import.meta.url)
+  : pathToFileURL(join(PACKAGE_ROOT, "dist", "adapters", "embedders", "model-worker.mjs"));
 
 export class ModelThread {
   private worker: Worker | undefined;
