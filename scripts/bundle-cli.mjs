@@ -23,5 +23,5 @@ const external = (id) =>
 
 await rm(OUT, { recursive: true, force: true });
 const bundle = await rolldown({ input: "dist/cli/program.js", platform: "node", external });
-await bundle.write({ dir: OUT, format: "esm", sourcemap: true });
+await bundle.write({ dir: OUT, format: "esm" });
 await bundle.close();

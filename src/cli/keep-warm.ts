@@ -23,7 +23,7 @@ const WARM_LOG = "warm.log";
  * How large the log may grow before the next owner starts a new one. Owners come and go for
  * months on a machine whose hook keeps a directory warm; one earlier log is kept beside it.
  */
-export const WARM_LOG_MAX_BYTES = 1024 * 1024;
+const WARM_LOG_MAX_BYTES = 1024 * 1024;
 
 /**
  * Opens the log a started owner writes to, for appending: a log past its size limit is moved

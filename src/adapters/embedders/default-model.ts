@@ -11,8 +11,6 @@ import { PACKAGE_ROOT } from "../../package-root.js";
 
 export const DEFAULT_MODEL = "multilingual-e5-small-q4";
 
-export { PACKAGE_ROOT };
-
 /**
  * Where models are looked for: the given directory alone (HINDSIGHT_MODELS_DIR), else the
  * package's `.cache/models` (where `npm run fetch:model` puts them), then the user's cache.

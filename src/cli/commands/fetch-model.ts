@@ -7,12 +7,9 @@ import { spawn } from "node:child_process";
 import { accessSync, constants, existsSync } from "node:fs";
 import path from "node:path";
 import type { Command } from "commander";
-import {
-  DEFAULT_MODEL,
-  modelSearchPath,
-  PACKAGE_ROOT,
-} from "../../adapters/embedders/default-model.js";
+import { DEFAULT_MODEL, modelSearchPath } from "../../adapters/embedders/default-model.js";
 import { ErrorCode, HindsightError } from "../../core/errors.js";
+import { PACKAGE_ROOT } from "../../package-root.js";
 import { exitCodeFor } from "../exit-codes.js";
 import { reportError } from "../output.js";
 
