@@ -1,0 +1,131 @@
+/**
+ * The default model's tokenizer, loaded without transformers.js's character trie
+ * (src/adapters/embedders/unigram-tokenizer.mjs), must split every text exactly as the
+ * library's own AutoTokenizer does: stored vectors were computed one way and queries are
+ * embedded the other, so one differing id would move a memory in every ranking. Compared on
+ * the bilingual fixture sets and on texts that exercise what a Unigram tokenizer treats
+ * specially (special tokens, unknown characters, normalisation, surrogates, truncation).
+ */
+import { existsSync } from "node:fs";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+// @ts-expect-error plain JavaScript beside the worker, without declarations of its argument
+import { loadUnigramTokenizer } from "../src/adapters/embedders/unigram-tokenizer.mjs";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const MODELS = process.env.HINDSIGHT_TEST_MODELS_DIR || path.join(ROOT, ".cache", "models");
+const E5 = path.join(MODELS, "multilingual-e5-small-q4");
+const MINILM = path.join(MODELS, "all-minilm-l6-v2-int8");
+const present = existsSync(path.join(E5, "tokenizer.json"));
+const inCi = process.env.CI === "true";
+
+type Encode = (text: string) => { input_ids: { data: BigInt64Array } };
+type Transformers = typeof import("@huggingface/transformers");
+
+const EDGE_CASES = [
+  "",
+  " ",
+  "a",
+  "Deploy failed: port 8080 already in use",
+  "passage: conversation: Caroline: I went to a LGBTQ support group yesterday.",
+  "query: 我穿在脚上的运动鞋是哪一双？",
+  "<s> begins </s> ends <mask> <pad> <unk> inside text",
+  "emoji 😀👍🏽🇨🇳 and a lone surrogate \ud83d here",
+  "ＡＢＣ　全角，半角 ｶﾀｶﾅ ① ㈱ ﬁ ½",
+  "combining: e\u0301 and precomposed é; Ünïcödé façade naïve",
+  "  many   spaces\tand\ttabs\nand\r\nnewlines  ",
+  "zero\u200bwidth\u00a0nbsp\ufeffbom",
+  "Ελληνικά, русский, العربية, עברית, हिन्दी, 한국어, ไทย, 日本語のテキスト",
+  "rare CJK 𠀀𪚥 and private use \ue000",
+  'code: `const x = a?.b ?? c;` <div class="x">&amp;</div> https://example.com/a?b=1',
+  "1234567890 3.14159 -42 1e10 0x1F 2026-12-04T02:14:24Z",
+  "supercalifragilisticexpialidocious antidisestablishmentarianism",
+  "word ".repeat(700),
+  "长".repeat(1200),
+];
+
+async function fixtureTexts(): Promise<string[]> {
+  const texts: string[] = [];
+  for (const name of ["paraphrase-set.json", "regression-set.json"]) {
+    const set = JSON.parse(await readFile(path.join(ROOT, "test", "fixtures", name), "utf8")) as {
+      memories: Record<string, unknown>[];
+      queries: { query_text: string }[];
+    };
+    for (const memory of set.memories) {
+      for (const field of ["summary", "key_text", "value_text", "task_type"]) {
+        if (typeof memory[field] === "string") texts.push(memory[field]);
+      }
+    }
+    for (const query of set.queries) texts.push(query.query_text);
+  }
+  return texts;
+}
+
+describe.runIf(!present && inCi)("the default model's tokenizer under CI", () => {
+  it("is fetched before the tests run", () => {
+    expect.fail(`run npm run fetch:model first: no multilingual-e5-small-q4 in ${MODELS}`);
+  });
+});
+
+describe.skipIf(!present)("a Unigram tokenizer loaded without its trie", () => {
+  let transformers: Transformers;
+  let fast: Encode;
+  let library: Encode;
+  beforeAll(async () => {
+    transformers = await import("@huggingface/transformers");
+    transformers.env.allowRemoteModels = false;
+    transformers.env.localModelPath = MODELS;
+    fast = await loadUnigramTokenizer(transformers, E5);
+    library = (await transformers.AutoTokenizer.from_pretrained(
+      "multilingual-e5-small-q4",
+    )) as unknown as Encode;
+  });
+
+  const ids = (encode: Encode, text: string) => Array.from(encode(text).input_ids.data, Number);
+
+  it("gives the library's token ids for every text", async () => {
+    const texts = [...EDGE_CASES, ...(await fixtureTexts())];
+    expect(texts.length).toBeGreaterThan(300);
+    const differing = texts.filter(
+      (text) => ids(fast, text).join(",") !== ids(library, text).join(","),
+    );
+    expect(differing).toEqual([]);
+  });
+
+  it("knows the whole vocabulary, special tokens and the unknown piece", () => {
+    // A word only in the full vocabulary: the stand-in it was built from has four pieces.
+    expect(ids(fast, "passage: 运动鞋").length).toBeGreaterThan(3);
+    expect(ids(fast, "hello")).toEqual(ids(library, "hello"));
+    const [first, ...rest] = ids(fast, "hello");
+    expect(first).toBe(0); // <s>
+    expect(rest.at(-1)).toBe(2); // </s>
+    expect(ids(fast, "\ue000")).toEqual(ids(library, "\ue000"));
+  });
+
+  it("pads and truncates a batch as the library does", () => {
+    const batch = ["short", "a much longer text than the first one", "长".repeat(1200)];
+    const encode = (tokenizer: Encode) =>
+      (
+        tokenizer as unknown as (
+          texts: string[],
+          options: object,
+        ) => { input_ids: { dims: number[]; tolist(): bigint[][] } }
+      )(batch, { padding: true, truncation: true }).input_ids;
+    const ours = encode(fast);
+    expect(ours.dims).toEqual([3, 512]);
+    expect(ours.tolist().map((row) => row.map(Number))).toEqual(
+      encode(library)
+        .tolist()
+        .map((row) => row.map(Number)),
+    );
+  });
+
+  it.skipIf(!existsSync(path.join(MINILM, "tokenizer.json")))(
+    "leaves a tokenizer of another kind (WordPiece) to the library",
+    async () => {
+      expect(await loadUnigramTokenizer(transformers, MINILM)).toBeUndefined();
+    },
+  );
+});
