@@ -4,10 +4,13 @@
  * library's own AutoTokenizer does: stored vectors were computed one way and queries are
  * embedded the other, so one differing id would move a memory in every ranking. Compared on
  * the bilingual fixture sets and on texts that exercise what a Unigram tokenizer treats
- * specially (special tokens, unknown characters, normalisation, surrogates, truncation).
+ * specially (special tokens, unknown characters, normalisation, surrogates, truncation), read
+ * from the vocabulary file `fetch-model` derives (tokenizer.unigram.txt) and from
+ * tokenizer.json alone.
  */
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, stat, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -120,6 +123,48 @@ describe.skipIf(!present)("a Unigram tokenizer loaded without its trie", () => {
         .tolist()
         .map((row) => row.map(Number)),
     );
+  });
+
+  it.runIf(inCi)("reads the vocabulary fetch-model derived", () => {
+    expect(existsSync(path.join(E5, "tokenizer.unigram.txt"))).toBe(true);
+  });
+
+  /** A model directory of links to the default model's tokenizer files, and `derived` if given. */
+  async function tokenizerDir(derived?: string): Promise<string> {
+    const dir = await mkdtemp(path.join(tmpdir(), "hindsight-unigram-"));
+    for (const file of ["tokenizer.json", "tokenizer_config.json"]) {
+      await symlink(path.join(E5, file), path.join(dir, file));
+    }
+    if (derived !== undefined) await writeFile(path.join(dir, "tokenizer.unigram.txt"), derived);
+    return dir;
+  }
+
+  it("reads tokenizer.json when there is no derived vocabulary, or one made from another file", async () => {
+    const texts = [...EDGE_CASES.slice(0, 12), ...(await fixtureTexts()).slice(0, 60)];
+    const { size } = await stat(path.join(E5, "tokenizer.json"));
+    // Made from a file of another size, with its pieces in the wrong order: used, it would
+    // give other ids.
+    const stale = [
+      JSON.stringify({ source: "tokenizer.json", source_bytes: size + 1, tokenizer: {} }),
+      JSON.stringify([0, 0, -1, -2]),
+      "b",
+      "a",
+      "<unk>",
+      "c",
+      "",
+    ].join("\n");
+    for (const derived of [undefined, stale]) {
+      const dir = await tokenizerDir(derived);
+      try {
+        const tokenizer = await loadUnigramTokenizer(transformers, dir);
+        const differing = texts.filter(
+          (text) => ids(tokenizer, text).join(",") !== ids(library, text).join(","),
+        );
+        expect(differing).toEqual([]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
   });
 
   it.skipIf(!existsSync(path.join(MINILM, "tokenizer.json")))(

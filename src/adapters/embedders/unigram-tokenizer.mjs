@@ -9,7 +9,7 @@
 // else — normalizer, pre-tokenizer, lattice, special tokens, padding, truncation — is the
 // library's own, so the token ids are the library's (test/unigram-tokenizer.test.ts compares
 // them on a corpus in several languages).
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 
 /**
@@ -71,24 +71,54 @@ class LazyTrie {
  * constructor derives from the vocabulary, with a LazyTrie for the trie, then the added tokens
  * as the Tokenizer's constructor registers them.
  */
-function useVocabulary(model, vocab, unkId, addedTokens) {
-  model.vocab = vocab.map(([piece]) => piece);
-  model.scores = vocab.map(([, score]) => score);
+function useVocabulary(model, pieces, scores, unkId, addedTokens) {
+  model.vocab = pieces;
+  model.scores = scores;
   model.unk_token_id = unkId;
-  model.unk_token = model.vocab[unkId];
-  model.tokens_to_ids = new Map(model.vocab.map((piece, id) => [piece, id]));
+  model.unk_token = pieces[unkId];
+  model.tokens_to_ids = new Map(pieces.map((piece, id) => [piece, id]));
   model.bos_token_id = model.tokens_to_ids.get(model.bos_token);
   model.eos_token_id = model.tokens_to_ids.get(model.eos_token);
   let minScore = Number.POSITIVE_INFINITY;
-  for (const score of model.scores) if (score < minScore) minScore = score;
+  for (const score of scores) if (score < minScore) minScore = score;
   model.min_score = minScore;
   model.unk_score = minScore - 10;
-  model.scores[unkId] = model.unk_score;
-  model.trie = new LazyTrie(model.vocab);
+  scores[unkId] = model.unk_score;
+  // Built before the added tokens go into the vocabulary, as the library's trie is.
+  model.trie = new LazyTrie(pieces.slice());
   for (const token of addedTokens) {
     model.tokens_to_ids.set(token.content, token.id);
     model.vocab[token.id] = token.content;
   }
+}
+
+/** The vocabulary file `hindsight fetch-model` derives from tokenizer.json (scripts/fetch-model.mjs). */
+const DERIVED = "tokenizer.unigram.txt";
+
+/**
+ * The tokenizer's JSON and its vocabulary as pieces and scores: from the derived file when it
+ * is there and was made from this tokenizer.json (same size), else from tokenizer.json itself.
+ * The derived file is tokenizer.json without its vocabulary on the first line, the scores on the
+ * second, then a piece per line: read ~10× faster than 250 002 [piece, score] pairs in JSON.
+ */
+async function readUnigram(modelDir) {
+  const source = path.join(modelDir, "tokenizer.json");
+  const derived = await readFile(path.join(modelDir, DERIVED), "utf8").catch(() => undefined);
+  if (derived !== undefined) {
+    const first = derived.indexOf("\n");
+    const second = derived.indexOf("\n", first + 1);
+    const header = JSON.parse(derived.slice(0, first));
+    const { size } = await stat(source);
+    if (header.source_bytes === size) {
+      const scores = JSON.parse(derived.slice(first + 1, second));
+      const pieces = derived.slice(second + 1, -1).split("\n");
+      if (pieces.length === scores.length) return { json: header.tokenizer, pieces, scores };
+    }
+  }
+  const json = JSON.parse(await readFile(source, "utf8"));
+  const vocab = json.model?.vocab;
+  if (!Array.isArray(vocab)) return { json };
+  return { json, pieces: vocab.map(([piece]) => piece), scores: vocab.map(([, score]) => score) };
 }
 
 async function readJson(file) {
@@ -101,18 +131,18 @@ async function readJson(file) {
  * library then loads itself.
  */
 export async function loadUnigramTokenizer(transformers, modelDir) {
-  const json = await readJson(path.join(modelDir, "tokenizer.json"));
+  const { json, pieces, scores } = await readUnigram(modelDir);
   const model = json.model;
-  if (model?.type !== "Unigram" || !Array.isArray(model.vocab)) return undefined;
+  if (model?.type !== "Unigram" || pieces === undefined) return undefined;
   const unkId = model.unk_id;
-  if (!Number.isInteger(unkId) || unkId < 0 || unkId >= model.vocab.length) return undefined;
+  if (!Number.isInteger(unkId) || unkId < 0 || unkId >= pieces.length) return undefined;
   const config = await readJson(path.join(modelDir, "tokenizer_config.json"));
   const name = config.tokenizer_class?.replace(/Fast$/, "") ?? "PreTrainedTokenizer";
   const Tokenizer = transformers[name] ?? transformers.PreTrainedTokenizer;
   // The stand-in vocabulary keeps the pieces up to the unknown one, which the constructor reads.
-  const standIn = { ...json, model: { ...model, vocab: model.vocab.slice(0, unkId + 1) } };
-  const tokenizer = new Tokenizer(standIn, config);
+  const standIn = pieces.slice(0, unkId + 1).map((piece, id) => [piece, scores[id]]);
+  const tokenizer = new Tokenizer({ ...json, model: { ...model, vocab: standIn } }, config);
   const inner = tokenizer._tokenizer;
-  useVocabulary(inner.model, model.vocab, unkId, inner.added_tokens);
+  useVocabulary(inner.model, pieces, scores, unkId, inner.added_tokens);
   return tokenizer;
 }
