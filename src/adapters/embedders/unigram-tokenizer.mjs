@@ -5,10 +5,13 @@
 // of every piece: for multilingual-e5's 250 002 pieces that is about 1.5 million Maps, ~1 s of
 // a cold command's start with its garbage collection (most of the model's load: the ONNX graph
 // itself opens in ~0.2 s). The same trie built only where texts walk it answers the same
-// question — which pieces start here, shortest first — at a fraction of the cost. Everything
-// else — normalizer, pre-tokenizer, lattice, special tokens, padding, truncation — is the
-// library's own, so the token ids are the library's (test/unigram-tokenizer.test.ts compares
-// them on a corpus in several languages).
+// question — which pieces start here, shortest first — at a fraction of the cost, and stands
+// in for the 250 002-entry Map from pieces to ids too. The vocabulary is read from the file
+// `fetch-model` derives from tokenizer.json when it is there. Everything else — normalizer,
+// pre-tokenizer, lattice, special tokens, padding, truncation — is the library's own, so the
+// token ids are the library's (test/unigram-tokenizer.test.ts compares them on a corpus in
+// several languages). docs/benchmarks.md, "The model's tokenizer without its trie", has the
+// figures.
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 
@@ -170,28 +173,38 @@ function useVocabulary(model, pieces, scores, unkId, addedTokens) {
 const DERIVED = "tokenizer.unigram.txt";
 
 /**
- * The tokenizer's JSON and its vocabulary as pieces and scores: from the derived file when it
- * is there and was made from this tokenizer.json (same size), else from tokenizer.json itself.
- * The derived file is tokenizer.json without its vocabulary on the first line, the scores on the
- * second, then a piece per line: read ~10× faster than 250 002 [piece, score] pairs in JSON.
+ * The vocabulary of the derived file, when it is whole and was made from this tokenizer.json
+ * (same size); undefined otherwise, and tokenizer.json is read instead. Line 1: tokenizer.json
+ * without its vocabulary; line 2: the scores; then a piece per line.
+ */
+async function readDerived(modelDir, source) {
+  const text = await readFile(path.join(modelDir, DERIVED), "utf8").catch(() => undefined);
+  if (text === undefined) return undefined;
+  try {
+    const first = text.indexOf("\n");
+    const second = text.indexOf("\n", first + 1);
+    const header = JSON.parse(text.slice(0, first));
+    if (header.source_bytes !== (await stat(source)).size) return undefined;
+    const scores = JSON.parse(text.slice(first + 1, second));
+    const pieces = text.slice(second + 1, -1).split("\n");
+    if (!Array.isArray(scores) || pieces.length !== scores.length) return undefined;
+    return { json: header.tokenizer, pieces, scores };
+  } catch {
+    return undefined; // cut short or garbled: tokenizer.json still says it all
+  }
+}
+
+/**
+ * The tokenizer's JSON and its vocabulary as pieces and scores: from the derived file, read
+ * ~10× faster than tokenizer.json's 250 002 [piece, score] pairs, or from tokenizer.json.
  */
 async function readUnigram(modelDir) {
   const source = path.join(modelDir, "tokenizer.json");
-  const derived = await readFile(path.join(modelDir, DERIVED), "utf8").catch(() => undefined);
-  if (derived !== undefined) {
-    const first = derived.indexOf("\n");
-    const second = derived.indexOf("\n", first + 1);
-    const header = JSON.parse(derived.slice(0, first));
-    const { size } = await stat(source);
-    if (header.source_bytes === size) {
-      const scores = JSON.parse(derived.slice(first + 1, second));
-      const pieces = derived.slice(second + 1, -1).split("\n");
-      if (pieces.length === scores.length) return { json: header.tokenizer, pieces, scores };
-    }
-  }
+  const derived = await readDerived(modelDir, source);
+  if (derived !== undefined) return derived;
   const json = JSON.parse(await readFile(source, "utf8"));
   const vocab = json.model?.vocab;
-  if (!Array.isArray(vocab)) return { json };
+  if (json.model?.type !== "Unigram" || !Array.isArray(vocab)) return { json };
   return { json, pieces: vocab.map(([piece]) => piece), scores: vocab.map(([, score]) => score) };
 }
 
