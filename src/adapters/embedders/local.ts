@@ -1,7 +1,9 @@
 /**
- * Local embedder: a sentence-embedding ONNX model run by `@huggingface/transformers` on a
- * thread of this process (model-thread.ts). The thread imports that package (~475 MB with
- * onnxruntime) and loads the model on the first embedding, or earlier on `prepare`.
+ * Local embedder: a sentence-embedding ONNX model run on a thread of this process
+ * (model-thread.ts): a model directory by onnxruntime-node with the model's own tokenizer
+ * (onnx-pipeline.mjs; the same vectors as transformers.js's pipeline, which it replaced), a Hub
+ * model name by `@huggingface/transformers`. The thread loads the model on the first
+ * embedding, or earlier on `prepare`.
  */
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";

@@ -1,6 +1,7 @@
 // The local embedding model on its own thread (model-thread.ts says why). Plain JavaScript:
 // Node runs this file itself, from dist/ and under the test runner alike, and resolves the
-// optional @huggingface/transformers package from here as local.ts would.
+// runtime packages from here as local.ts would: onnxruntime-node and @huggingface/tokenizers
+// for a model directory (onnx-pipeline.mjs), @huggingface/transformers for a Hub name.
 //
 // workerData: { source, local?: { parent, name }, dtype?, sessionOptions?, pooling, normalize,
 //   batchSize }.
@@ -10,7 +11,6 @@
 //   "load" (the model is) or "run" — a load failure is also sent once with id 0.
 import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
-import { loadUnigramTokenizer } from "./unigram-tokenizer.mjs";
 
 const { source, local, dtype, sessionOptions, pooling, normalize, batchSize } = workerData;
 const PACKAGE = "@huggingface/transformers";
@@ -22,32 +22,41 @@ class StageError extends Error {
   }
 }
 
+/**
+ * The model as a function from a batch of texts to `{ vectors, width }`: a local directory
+ * through onnx-pipeline.mjs (no transformers.js: ~0.2 s less to start), a Hub name through
+ * transformers.js's pipeline, which downloads it.
+ */
 async function load() {
-  const transformers = await import(PACKAGE).catch((error) => {
+  if (local !== undefined) {
+    const { openOnnxPipeline } = await import("./onnx-pipeline.mjs");
+    const options = { pooling, normalize };
+    try {
+      const embed = await openOnnxPipeline(path.join(local.parent, local.name), {
+        dtype,
+        sessionOptions,
+      });
+      return (batch) => embed(batch, options);
+    } catch (error) {
+      if (error?.code === "ERR_MODULE_NOT_FOUND") throw new StageError("import", error);
+      throw new StageError("load", error);
+    }
+  }
+  const { env, pipeline } = await import(PACKAGE).catch((error) => {
     throw new StageError("import", error);
   });
-  const { env, pipeline, AutoModel, AutoTokenizer, FeatureExtractionPipeline } = transformers;
+  let model;
   try {
-    if (local === undefined) {
-      env.allowRemoteModels = true;
-      return await pipeline("feature-extraction", source);
-    }
-    // transformers.js joins localModelPath and the model id, so the directory goes in two parts.
-    env.allowRemoteModels = false;
-    env.allowLocalModels = true;
-    env.localModelPath = local.parent;
-    const options = { dtype, session_options: sessionOptions };
-    // What pipeline() does, but with a Unigram tokenizer loaded without its trie (~1 s less).
-    const [tokenizer, model] = await Promise.all([
-      loadUnigramTokenizer(transformers, path.join(local.parent, local.name)).then(
-        (unigram) => unigram ?? AutoTokenizer.from_pretrained(local.name),
-      ),
-      AutoModel.from_pretrained(local.name, options),
-    ]);
-    return new FeatureExtractionPipeline({ task: "feature-extraction", model, tokenizer });
+    env.allowRemoteModels = true;
+    model = await pipeline("feature-extraction", source);
   } catch (error) {
     throw new StageError("load", error);
   }
+  return async (batch) => {
+    const output = await model(batch, { pooling, normalize });
+    const [, width] = output.dims;
+    return { vectors: output.data, width };
+  };
 }
 
 const failure = (id, error) => ({
@@ -62,21 +71,26 @@ const loading = load();
 loading.catch((error) => parentPort.postMessage(failure(0, error)));
 
 async function embed(texts) {
-  const model = await loading;
+  const run = await loading;
   let width = 0;
   let vectors;
   for (let start = 0; start < texts.length; start += batchSize) {
     const batch = texts.slice(start, start + batchSize);
-    const output = await model(batch, { pooling, normalize });
-    const [rows, dims] = output.dims;
-    if (rows !== batch.length || dims === undefined || (vectors && dims !== width)) {
-      throw new Error(`returned shape [${output.dims.join(", ")}] for ${batch.length} texts`);
+    const output = await run(batch);
+    if (
+      output.width === undefined ||
+      output.vectors.length !== batch.length * output.width ||
+      (vectors && output.width !== width)
+    ) {
+      throw new Error(
+        `returned ${output.vectors.length} values of width ${output.width} for ${batch.length} texts`,
+      );
     }
     if (vectors === undefined) {
-      width = dims;
+      width = output.width;
       vectors = new Float32Array(texts.length * width);
     }
-    vectors.set(output.data.subarray(0, rows * width), start * width);
+    vectors.set(output.vectors.subarray(0, batch.length * width), start * width);
   }
   return { vectors, width };
 }

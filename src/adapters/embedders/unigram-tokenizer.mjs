@@ -213,23 +213,20 @@ async function readJson(file) {
 }
 
 /**
- * The tokenizer of a local model directory when its model is Unigram, as transformers'
- * AutoTokenizer would make it but loaded fast; undefined for any other kind, which the
- * library then loads itself.
+ * The tokenizer of a local model directory when its model is Unigram, as
+ * `new Tokenizer(tokenizer.json, tokenizer_config.json)` of @huggingface/tokenizers makes it
+ * but loaded fast; undefined for any other kind, which that constructor then loads itself.
  */
-export async function loadUnigramTokenizer(transformers, modelDir) {
+export async function loadUnigramTokenizer({ Tokenizer }, modelDir) {
   const { json, pieces, scores } = await readUnigram(modelDir);
   const model = json.model;
   if (model?.type !== "Unigram" || pieces === undefined) return undefined;
   const unkId = model.unk_id;
   if (!Number.isInteger(unkId) || unkId < 0 || unkId >= pieces.length) return undefined;
   const config = await readJson(path.join(modelDir, "tokenizer_config.json"));
-  const name = config.tokenizer_class?.replace(/Fast$/, "") ?? "PreTrainedTokenizer";
-  const Tokenizer = transformers[name] ?? transformers.PreTrainedTokenizer;
   // The stand-in vocabulary keeps the pieces up to the unknown one, which the constructor reads.
   const standIn = pieces.slice(0, unkId + 1).map((piece, id) => [piece, scores[id]]);
   const tokenizer = new Tokenizer({ ...json, model: { ...model, vocab: standIn } }, config);
-  const inner = tokenizer._tokenizer;
-  useVocabulary(inner.model, pieces, scores, unkId, inner.added_tokens);
+  useVocabulary(tokenizer.model, pieces, scores, unkId, tokenizer.added_tokens);
   return tokenizer;
 }
