@@ -39,11 +39,11 @@ type Pipeline = (
 ) => Promise<{ data: Float32Array; dims: number[] }>;
 
 const MODEL_FILES = [
-  { name: "multilingual-e5-small-q4", dtype: "q4" },
-  { name: "all-minilm-l6-v2-int8", dtype: "int8" },
+  { name: "multilingual-e5-small-q4", dtype: "q4", modelFile: "onnx/model_q4.onnx" },
+  { name: "all-minilm-l6-v2-int8", dtype: "int8", modelFile: "onnx/model_int8.onnx" },
 ];
 
-for (const { name, dtype } of MODEL_FILES) {
+for (const { name, dtype, modelFile } of MODEL_FILES) {
   const dir = path.join(MODELS, name);
   const present = existsSync(path.join(dir, "tokenizer.json"));
 
@@ -57,7 +57,7 @@ for (const { name, dtype } of MODEL_FILES) {
     let ours: Embed;
     let pipeline: Pipeline;
     beforeAll(async () => {
-      ours = await openOnnxPipeline(dir, { dtype });
+      ours = await openOnnxPipeline(dir, { modelFile });
       const transformers = await import("@huggingface/transformers");
       transformers.env.allowRemoteModels = false;
       transformers.env.localModelPath = MODELS;

@@ -141,16 +141,16 @@ const DEFAULT_BATCH_SIZE = 32;
  * vector query ran 4× slower in the benchmark (docs/benchmarks.md).
  */
 const SESSION_OPTIONS = { extra: { session: { intra_op: { allow_spinning: "0" } } } };
-/** Weight files in preference order and the transformers.js `dtype` that selects each. */
-const ONNX_DTYPES: ReadonlyArray<[file: string, dtype: string]> = [
-  ["model.onnx", "fp32"],
-  ["model_fp16.onnx", "fp16"],
-  ["model_quantized.onnx", "q8"],
-  ["model_int8.onnx", "int8"],
-  ["model_uint8.onnx", "uint8"],
-  ["model_q4.onnx", "q4"],
-  ["model_q4f16.onnx", "q4f16"],
-  ["model_bnb4.onnx", "bnb4"],
+/** Weight files in `onnx/`, in preference order (transformers.js's names for its dtypes). */
+const ONNX_FILES = [
+  "model.onnx",
+  "model_fp16.onnx",
+  "model_quantized.onnx",
+  "model_int8.onnx",
+  "model_uint8.onnx",
+  "model_q4.onnx",
+  "model_q4f16.onnx",
+  "model_bnb4.onnx",
 ];
 
 function configError(message: string, cause?: unknown): HindsightError {
@@ -192,10 +192,11 @@ async function readPooling(modelDir: string): Promise<"mean" | "cls"> {
   }
 }
 
-/** Picks the dtype matching the weights present, since the default (fp32) may be absent. */
-async function detectDtype(modelDir: string): Promise<string | undefined> {
+/** The weights present (onnx/…, relative to the directory), since model.onnx may be absent. */
+async function detectModelFile(modelDir: string): Promise<string | undefined> {
   const files = await readdir(path.join(modelDir, "onnx")).catch(() => [] as string[]);
-  return ONNX_DTYPES.find(([file]) => files.includes(file))?.[1];
+  const file = ONNX_FILES.find((name) => files.includes(name));
+  return file === undefined ? undefined : path.join("onnx", file);
 }
 
 async function readCalibration(
@@ -276,8 +277,8 @@ export async function createLocalEmbedder(
       ...(modelDir === undefined
         ? {}
         : {
-            local: { parent: path.dirname(modelDir), name: path.basename(modelDir) },
-            dtype: await detectDtype(modelDir),
+            modelDir,
+            modelFile: await detectModelFile(modelDir),
             sessionOptions: SESSION_OPTIONS,
           }),
       pooling,

@@ -15,9 +15,10 @@ import { PACKAGE_ROOT } from "../../package-root.js";
 export interface ModelThreadConfig {
   /** The model directory or Hub name, for messages and for a Hub load. */
   source: string;
-  /** A local model directory, split as transformers.js wants it; absent: load from the Hub. */
-  local?: { parent: string; name: string };
-  dtype?: string;
+  /** A local model directory; absent: load `source` from the Hub. */
+  modelDir?: string;
+  /** Its weights, relative to it (onnx/model_q4.onnx); absent: onnx/model.onnx. */
+  modelFile?: string;
   sessionOptions?: Record<string, unknown>;
   pooling: "mean" | "cls";
   normalize: boolean;

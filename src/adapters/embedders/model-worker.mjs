@@ -3,16 +3,14 @@
 // runtime packages from here as local.ts would: onnxruntime-node and @huggingface/tokenizers
 // for a model directory (onnx-pipeline.mjs), @huggingface/transformers for a Hub name.
 //
-// workerData: { source, local?: { parent, name }, dtype?, sessionOptions?, pooling, normalize,
-//   batchSize }.
+// workerData: { source, modelDir?, modelFile?, sessionOptions?, pooling, normalize, batchSize }.
 // In:  { id, texts }.
 // Out: { id, vectors, width } with every text's vector in one Float32Array, transferred;
 //   { id, error: { stage, message } }, where stage is "import" (the package is missing),
 //   "load" (the model is) or "run" — a load failure is also sent once with id 0.
-import path from "node:path";
 import { parentPort, workerData } from "node:worker_threads";
 
-const { source, local, dtype, sessionOptions, pooling, normalize, batchSize } = workerData;
+const { source, modelDir, modelFile, sessionOptions, pooling, normalize, batchSize } = workerData;
 const PACKAGE = "@huggingface/transformers";
 
 class StageError extends Error {
@@ -28,14 +26,11 @@ class StageError extends Error {
  * transformers.js's pipeline, which downloads it.
  */
 async function load() {
-  if (local !== undefined) {
+  if (modelDir !== undefined) {
     const { openOnnxPipeline } = await import("./onnx-pipeline.mjs");
     const options = { pooling, normalize };
     try {
-      const embed = await openOnnxPipeline(path.join(local.parent, local.name), {
-        dtype,
-        sessionOptions,
-      });
+      const embed = await openOnnxPipeline(modelDir, { modelFile, sessionOptions });
       return (batch) => embed(batch, options);
     } catch (error) {
       if (error?.code === "ERR_MODULE_NOT_FOUND") throw new StageError("import", error);

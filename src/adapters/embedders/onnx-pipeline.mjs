@@ -12,18 +12,6 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadUnigramTokenizer } from "./unigram-tokenizer.mjs";
 
-/** transformers.js's file suffix of each dtype (onnx/model<suffix>.onnx). */
-const DTYPE_SUFFIX = {
-  fp32: "",
-  fp16: "_fp16",
-  q8: "_quantized",
-  int8: "_int8",
-  uint8: "_uint8",
-  q4: "_q4",
-  q4f16: "_q4f16",
-  bnb4: "_bnb4",
-};
-
 async function readJson(file) {
   return JSON.parse(await readFile(file, "utf8"));
 }
@@ -83,13 +71,14 @@ function poolRow(hidden, mask, row, width, dims, pooling, normalize, out, outOff
 }
 
 /**
- * Opens a local model directory: its ONNX graph (`dtype` picks the file, as in transformers.js)
- * and its tokenizer. Returns `embed(texts, { pooling, normalize })` giving one Float32Array of
+ * Opens a local model directory: its ONNX graph (`modelFile`, relative to the directory) and
+ * its tokenizer. Returns `embed(texts, { pooling, normalize })` giving one Float32Array of
  * `texts.length × width` and the width.
  */
-export async function openOnnxPipeline(modelDir, { dtype = "fp32", sessionOptions = {} } = {}) {
-  const suffix = DTYPE_SUFFIX[dtype];
-  if (suffix === undefined) throw new Error(`unknown dtype ${dtype}`);
+export async function openOnnxPipeline(
+  modelDir,
+  { modelFile = "onnx/model.onnx", sessionOptions = {} } = {},
+) {
   const [ort, tokenizers] = await Promise.all([
     import("onnxruntime-node"),
     import("@huggingface/tokenizers"),
@@ -98,11 +87,11 @@ export async function openOnnxPipeline(modelDir, { dtype = "fp32", sessionOption
   // onnxruntime opens a graph synchronously on this thread; the tokenizer's files are read by
   // the file system's threads meanwhile.
   const [session, tokenizer] = await Promise.all([
-    ort.InferenceSession.create(path.join(modelDir, "onnx", `model${suffix}.onnx`), {
+    ort.InferenceSession.create(path.join(modelDir, modelFile), {
       executionProviders: ["cpu"],
       ...sessionOptions,
     }),
-    loadUnigramTokenizer(tokenizers, modelDir).then(
+    loadUnigramTokenizer(tokenizers, modelDir, config).then(
       async (unigram) =>
         unigram ??
         new tokenizers.Tokenizer(await readJson(path.join(modelDir, "tokenizer.json")), config),

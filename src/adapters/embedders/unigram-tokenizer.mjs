@@ -1,5 +1,5 @@
 // A Unigram (SentencePiece) tokenizer loaded without its character trie. Plain JavaScript,
-// imported by model-worker.mjs.
+// imported by onnx-pipeline.mjs.
 //
 // transformers.js builds a Unigram tokenizer's vocabulary into a trie of one Map per character
 // of every piece: for multilingual-e5's 250 002 pieces that is about 1.5 million Maps, ~1 s of
@@ -8,8 +8,8 @@
 // question — which pieces start here, shortest first — at a fraction of the cost, and stands
 // in for the 250 002-entry Map from pieces to ids too. The vocabulary is read from the file
 // `fetch-model` derives from tokenizer.json when it is there. Everything else — normalizer,
-// pre-tokenizer, lattice, special tokens, padding, truncation — is the library's own, so the
-// token ids are the library's (test/unigram-tokenizer.test.ts compares them on a corpus in
+// pre-tokenizer, lattice, special tokens — is the library's own, so the token ids are the
+// library's (test/unigram-tokenizer.test.ts compares them on a corpus in
 // several languages). docs/benchmarks.md, "The model's tokenizer without its trie", has the
 // figures.
 import { readFile, stat } from "node:fs/promises";
@@ -208,25 +208,23 @@ async function readUnigram(modelDir) {
   return { json, pieces: vocab.map(([piece]) => piece), scores: vocab.map(([, score]) => score) };
 }
 
-async function readJson(file) {
-  return JSON.parse(await readFile(file, "utf8"));
-}
-
 /**
  * The tokenizer of a local model directory when its model is Unigram, as
  * `new Tokenizer(tokenizer.json, tokenizer_config.json)` of @huggingface/tokenizers makes it
  * but loaded fast; undefined for any other kind, which that constructor then loads itself.
+ * `config`: the parsed tokenizer_config.json, when the caller has read it already.
  */
-export async function loadUnigramTokenizer({ Tokenizer }, modelDir) {
+export async function loadUnigramTokenizer({ Tokenizer }, modelDir, config) {
   const { json, pieces, scores } = await readUnigram(modelDir);
   const model = json.model;
   if (model?.type !== "Unigram" || pieces === undefined) return undefined;
   const unkId = model.unk_id;
   if (!Number.isInteger(unkId) || unkId < 0 || unkId >= pieces.length) return undefined;
-  const config = await readJson(path.join(modelDir, "tokenizer_config.json"));
+  const settings =
+    config ?? JSON.parse(await readFile(path.join(modelDir, "tokenizer_config.json"), "utf8"));
   // The stand-in vocabulary keeps the pieces up to the unknown one, which the constructor reads.
   const standIn = pieces.slice(0, unkId + 1).map((piece, id) => [piece, scores[id]]);
-  const tokenizer = new Tokenizer({ ...json, model: { ...model, vocab: standIn } }, config);
+  const tokenizer = new Tokenizer({ ...json, model: { ...model, vocab: standIn } }, settings);
   useVocabulary(tokenizer.model, pieces, scores, unkId, tokenizer.added_tokens);
   return tokenizer;
 }
