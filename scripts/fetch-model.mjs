@@ -317,12 +317,12 @@ function unigramText(sourceText, source) {
 async function writeDerivedFiles(dir, model) {
   let changed = false;
   for (const [dest, { from, make, sha256 }] of Object.entries(model.derived ?? {})) {
+    // Already there and right: not derived again (tokenizer.json is 17 MB of JSON to parse).
+    if ((await sha256File(path.join(dir, dest)).catch(() => undefined)) === sha256) continue;
     const text = make(await readFile(path.join(dir, from), "utf8"), from);
     const actual = createHash("sha256").update(text).digest("hex");
     if (actual !== sha256)
       fail(`${dest} (derived from ${from}) has sha256 ${actual}, expected ${sha256}`);
-    const current = await readFile(path.join(dir, dest), "utf8").catch(() => undefined);
-    if (current === text) continue;
     await writeFile(path.join(dir, dest), text);
     changed = true;
   }
