@@ -83,6 +83,7 @@ export async function withHindsight(
       return openHindsight(input, {
         logger,
         warmEmbedder: warmFor(opening, operation),
+        oneShot: opening === "first-call",
         ...(keepWarm > 0 ? { startOwner: warmOwnerStarter(flags, keepWarm) } : {}),
         ...deps,
       });

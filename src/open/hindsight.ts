@@ -31,6 +31,11 @@ export interface HindsightDeps {
    * embedding only — a one-shot command that never embeds never loads it.
    */
   warmEmbedder?: boolean | "background";
+  /**
+   * This process opens hindsight for one command and exits (a one-shot CLI call), so the
+   * embedded store starts lean: a small buffer pool, a fraction of the start-up.
+   */
+  oneShot?: boolean;
   /** On a free embedded directory: start a process to own it, and forward to that one. */
   startOwner?: SharedDirectoryOptions["startOwner"];
   /** Wraps the service this process opens, before others' calls reach it (see idle-watch). */

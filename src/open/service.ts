@@ -19,6 +19,8 @@ export interface ServiceDeps {
   llm?: LanguageModel;
   /** When the local model loads: see `HindsightDeps.warmEmbedder`. */
   warmEmbedder?: boolean | "background";
+  /** See `HindsightDeps.oneShot`. */
+  oneShot?: boolean;
 }
 
 export async function openService(
@@ -42,7 +44,7 @@ export async function openService(
   };
   let storage: Awaited<ReturnType<typeof openStorage>>;
   try {
-    storage = await openStorage(config, logger);
+    storage = await openStorage(config, logger, { oneShot: deps.oneShot });
   } catch (error) {
     await closeEmbedder();
     throw error;

@@ -18,15 +18,31 @@ export interface StoreLocation {
  * Opens PostgreSQL when a URL is given, else the embedded store, and says loudly which: a
  * misspelt DATABASE_URL silently landing in an embedded database is a known way to lose data.
  */
-export async function openStorage(location: StoreLocation, logger: Logger): Promise<SqlStorage> {
-  return new SqlStorage(await openDriver(location, logger));
+export interface OpenOptions {
+  /**
+   * This process opens the store for one command and exits (a one-shot CLI call): the
+   * embedded database starts with a small buffer pool (see ONE_SHOT_BUFFERS_MB).
+   */
+  oneShot?: boolean | undefined;
+}
+
+export async function openStorage(
+  location: StoreLocation,
+  logger: Logger,
+  options: OpenOptions = {},
+): Promise<SqlStorage> {
+  return new SqlStorage(await openDriver(location, logger, options));
 }
 
 /**
  * The database itself, for work below the memory store (re-embedding, see reembed): no
  * migration has run and no embedder has been checked yet.
  */
-export async function openDriver(location: StoreLocation, logger: Logger): Promise<SqlDriver> {
+export async function openDriver(
+  location: StoreLocation,
+  logger: Logger,
+  options: OpenOptions = {},
+): Promise<SqlDriver> {
   if (location.databaseUrl) {
     const { openPostgres } = await import("./postgres.js");
     const driver = await openPostgres({
@@ -41,8 +57,12 @@ export async function openDriver(location: StoreLocation, logger: Logger): Promi
     logger.info(`using PostgreSQL store ${driver.description.slice("postgres:".length)}`);
     return driver;
   }
-  const { openPGlite } = await import("./pglite.js");
-  const driver = await openPGlite({ dataDir: location.dataDir, logger });
+  const { openPGlite, ONE_SHOT_BUFFERS_MB } = await import("./pglite.js");
+  const driver = await openPGlite({
+    dataDir: location.dataDir,
+    logger,
+    ...(options.oneShot ? { sharedBuffersMb: ONE_SHOT_BUFFERS_MB } : {}),
+  });
   logger.info(
     `using embedded PGlite store at ${location.dataDir} (set DATABASE_URL for PostgreSQL)`,
   );
