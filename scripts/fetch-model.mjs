@@ -15,11 +15,11 @@
  */
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createReadStream, readFileSync } from "node:fs";
+import { createReadStream, existsSync, readFileSync } from "node:fs";
 import { chmod, mkdir, mkdtemp, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const DEFAULT_OUT = path.join(ROOT, ".cache", "models");
@@ -127,14 +127,17 @@ const E5_SMALL_Q4 = {
     "hindsight-calibration.json": "calibration/multilingual-e5-small-q4.json",
   },
   /**
-   * Files computed from fetched ones, with their pinned sha256: the tokenizer's vocabulary in a
-   * form read ~10× faster than tokenizer.json's 250 002 [piece, score] pairs (`unigramText`).
+   * Files computed from fetched ones, with their pinned sha256: the tokenizer's vocabulary as
+   * typed arrays, used where they lie instead of parsing tokenizer.json's 250 002
+   * [piece, score] pairs (`unigramBinary`).
    */
   derived: {
-    "tokenizer.unigram.txt": {
+    "tokenizer.unigram.bin": {
       from: "tokenizer.json",
-      make: unigramText,
-      sha256: "3879367d4c9bed7277d1a8f5eba336ecaec6ec019a919113d28f96e08bd926c3",
+      make: unigramBinary,
+      // Its layout of before (one piece per line), read by earlier versions only.
+      replaces: "tokenizer.unigram.txt",
+      sha256: "8d1f6b8edadf8e7ad64de938911683d823b48e78dfbf004d46d8bcb4c37b39ac",
     },
   },
 };
@@ -288,38 +291,49 @@ function sha256File(file) {
 const generatedText = (value) => `${JSON.stringify(value, null, 2)}\n`;
 
 /**
- * A Unigram tokenizer.json as src/adapters/embedders/unigram-tokenizer.mjs reads it fastest:
- * line 1, JSON of `{ source, source_bytes, tokenizer }` with the tokenizer's vocabulary left out;
- * line 2, a JSON array of the pieces' scores; then one piece per line, in vocabulary order.
- * Parsing 250 002 two-element arrays was most of the tokenizer's load.
+ * unigram-vocabulary.mjs, which lays the vocabulary out as the tokenizer reads it: the source
+ * in a checkout (models are fetched before any build), the built copy in an installed package.
  */
-function unigramText(sourceText, source) {
+async function unigramVocabulary() {
+  for (const dir of ["src", "dist"]) {
+    const file = path.join(ROOT, dir, "adapters", "embedders", "unigram-vocabulary.mjs");
+    if (existsSync(file)) return import(pathToFileURL(file).href);
+  }
+  fail(`no unigram-vocabulary.mjs under ${ROOT}/src or ${ROOT}/dist`);
+}
+
+/**
+ * A Unigram tokenizer.json as src/adapters/embedders/unigram-tokenizer.mjs reads it fastest:
+ * its vocabulary as typed arrays (scores, the pieces' code units, the pieces in sorted order)
+ * behind a header of `{ source, source_bytes, tokenizer }` with the vocabulary left out.
+ */
+async function unigramBinary(sourceText, source) {
   const tokenizer = JSON.parse(sourceText);
   const vocab = tokenizer.model?.vocab;
   if (tokenizer.model?.type !== "Unigram" || !Array.isArray(vocab)) {
     fail(`${source}: not a Unigram tokenizer`);
   }
-  if (vocab.some(([piece]) => piece.includes("\n"))) fail(`${source}: a piece holds a newline`);
+  const { encodeVocabulary, vocabularyArrays } = await unigramVocabulary();
   const header = {
     source,
     source_bytes: Buffer.byteLength(sourceText),
     tokenizer: { ...tokenizer, model: { ...tokenizer.model, vocab: [] } },
   };
-  const lines = [
-    JSON.stringify(header),
-    JSON.stringify(vocab.map(([, score]) => score)),
-    ...vocab.map(([piece]) => piece),
-  ];
-  return `${lines.join("\n")}\n`;
+  const arrays = vocabularyArrays(
+    vocab.map(([piece]) => piece),
+    vocab.map(([, score]) => score),
+  );
+  return encodeVocabulary(header, arrays);
 }
 
 /** Writes the derived files whose content differs, checking each against its pinned sha256. */
 async function writeDerivedFiles(dir, model) {
   let changed = false;
-  for (const [dest, { from, make, sha256 }] of Object.entries(model.derived ?? {})) {
+  for (const [dest, { from, make, sha256, replaces }] of Object.entries(model.derived ?? {})) {
+    if (replaces) await rm(path.join(dir, replaces), { force: true });
     // Already there and right: not derived again (tokenizer.json is 17 MB of JSON to parse).
     if ((await sha256File(path.join(dir, dest)).catch(() => undefined)) === sha256) continue;
-    const text = make(await readFile(path.join(dir, from), "utf8"), from);
+    const text = await make(await readFile(path.join(dir, from), "utf8"), from);
     const actual = createHash("sha256").update(text).digest("hex");
     if (actual !== sha256)
       fail(`${dest} (derived from ${from}) has sha256 ${actual}, expected ${sha256}`);

@@ -5,7 +5,7 @@
  * embedded the other, so one differing id would move a memory in every ranking. Compared on
  * the bilingual fixture sets and on texts that exercise what a Unigram tokenizer treats
  * specially (special tokens, unknown characters, normalisation, surrogates, truncation), read
- * from the vocabulary file `fetch-model` derives (tokenizer.unigram.txt) and from
+ * from the vocabulary file `fetch-model` derives (tokenizer.unigram.bin) and from
  * tokenizer.json alone.
  */
 import { existsSync } from "node:fs";
@@ -16,6 +16,12 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript beside the worker, without declarations of its argument
 import { loadUnigramTokenizer } from "../src/adapters/embedders/unigram-tokenizer.mjs";
+import {
+  decodeVocabulary,
+  encodeVocabulary,
+  vocabularyArrays,
+  // @ts-expect-error plain JavaScript, as above
+} from "../src/adapters/embedders/unigram-vocabulary.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MODELS = process.env.HINDSIGHT_TEST_MODELS_DIR || path.join(ROOT, ".cache", "models");
@@ -78,13 +84,22 @@ describe.skipIf(!present)("a Unigram tokenizer loaded without its trie", () => {
   let tokenizers: Tokenizers;
   let fast: Ids;
   let library: Ids;
+  let fastStandalone: Standalone;
+  /** The library's own standalone Tokenizer, built from tokenizer.json with its full trie. */
+  let libraryStandalone: Standalone;
   const idsOf =
     (tokenizer: Standalone): Ids =>
     (text) =>
       tokenizer.encode(text).ids;
   beforeAll(async () => {
     tokenizers = await import("@huggingface/tokenizers");
-    fast = idsOf(await loadUnigramTokenizer(tokenizers, E5));
+    fastStandalone = await loadUnigramTokenizer(tokenizers, E5);
+    fast = idsOf(fastStandalone);
+    const read = async (file: string) => JSON.parse(await readFile(path.join(E5, file), "utf8"));
+    libraryStandalone = new tokenizers.Tokenizer(
+      await read("tokenizer.json"),
+      await read("tokenizer_config.json"),
+    );
     // transformers.js's own AutoTokenizer, as the embedder used before: the reference.
     const transformers = await import("@huggingface/transformers");
     transformers.env.allowRemoteModels = false;
@@ -119,37 +134,37 @@ describe.skipIf(!present)("a Unigram tokenizer loaded without its trie", () => {
     expect(ids(fast, "\ue000")).toEqual(ids(library, "\ue000"));
   });
 
-  it.runIf(inCi)("reads the vocabulary fetch-model derived", () => {
-    expect(existsSync(path.join(E5, "tokenizer.unigram.txt"))).toBe(true);
+  it.runIf(inCi)("reads the vocabulary fetch-model derived", async () => {
+    // Whole, of this layout and made from this tokenizer.json: read, not passed over for it.
+    const derived = decodeVocabulary(await readFile(path.join(E5, "tokenizer.unigram.bin")));
+    expect(derived?.header.source_bytes).toBe((await stat(path.join(E5, "tokenizer.json"))).size);
+    expect(derived?.order.length).toBe(250_002);
   });
 
   /** A model directory of links to the default model's tokenizer files, and `derived` if given. */
-  async function tokenizerDir(derived?: string): Promise<string> {
+  async function tokenizerDir(derived?: Uint8Array): Promise<string> {
     const dir = await mkdtemp(path.join(tmpdir(), "hindsight-unigram-"));
     for (const file of ["tokenizer.json", "tokenizer_config.json"]) {
       await symlink(path.join(E5, file), path.join(dir, file));
     }
-    if (derived !== undefined) await writeFile(path.join(dir, "tokenizer.unigram.txt"), derived);
+    if (derived !== undefined) await writeFile(path.join(dir, "tokenizer.unigram.bin"), derived);
     return dir;
   }
 
-  it("reads tokenizer.json when the derived vocabulary is missing, made from another file or cut short", async () => {
+  it("reads tokenizer.json when the derived vocabulary is missing, made from another file, cut short or of another layout", async () => {
     const texts = [...EDGE_CASES.slice(0, 12), ...(await fixtureTexts()).slice(0, 60)];
     const { size } = await stat(path.join(E5, "tokenizer.json"));
-    // Made from a file of another size, with its pieces in the wrong order: used, it would
-    // give other ids.
-    const stale = [
-      JSON.stringify({ source: "tokenizer.json", source_bytes: size + 1, tokenizer: {} }),
-      JSON.stringify([0, 0, -1, -2]),
-      "b",
-      "a",
-      "<unk>",
-      "c",
-      "",
-    ].join("\n");
+    // Made from a file of another size, with pieces of its own: used, it would give other ids.
+    const stale = encodeVocabulary(
+      { source: "tokenizer.json", source_bytes: size + 1, tokenizer: {} },
+      vocabularyArrays(["b", "a", "<unk>", "c"], [0, 0, -1, -2]),
+    );
+    const whole = await readFile(path.join(E5, "tokenizer.unigram.bin"));
     // Cut short while written: the header says the right size, the rest is gone.
-    const cut = `${JSON.stringify({ source: "tokenizer.json", source_bytes: size, tokenizer: {} })}\n[0, 0, -1`;
-    for (const derived of [undefined, stale, cut]) {
+    const cut = whole.subarray(0, Math.floor(whole.length / 2));
+    // The text layout of before, one piece per line.
+    const older = Buffer.from(`${JSON.stringify({ source_bytes: size })}\n[0]\n<unk>\n`);
+    for (const derived of [undefined, stale, cut, older]) {
       const dir = await tokenizerDir(derived);
       try {
         const tokenizer = idsOf(await loadUnigramTokenizer(tokenizers, dir));
@@ -161,6 +176,17 @@ describe.skipIf(!present)("a Unigram tokenizer loaded without its trie", () => {
         await rm(dir, { recursive: true, force: true });
       }
     }
+  });
+
+  it("decodes ids back to the library's pieces, added tokens included", () => {
+    const text = "query: 我穿在脚上的运动鞋是哪一双？ <mask> emoji 😀";
+    const fastTokenizer = fastStandalone;
+    const encoded = fastTokenizer.encode(text).ids;
+    expect(fastTokenizer.decode(encoded)).toBe(libraryStandalone.decode(encoded));
+    expect(encoded.map((id) => fastTokenizer.id_to_token(id))).toEqual(
+      encoded.map((id) => libraryStandalone.id_to_token(id)),
+    );
+    expect(fastTokenizer.get_vocab().size).toBe(libraryStandalone.get_vocab().size);
   });
 
   it.skipIf(!existsSync(path.join(MINILM, "tokenizer.json")))(

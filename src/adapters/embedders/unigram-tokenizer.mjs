@@ -1,71 +1,86 @@
-// A Unigram (SentencePiece) tokenizer loaded without its character trie. Plain JavaScript,
-// imported by onnx-pipeline.mjs.
+// A Unigram (SentencePiece) tokenizer loaded without building its character trie. Plain
+// JavaScript, imported by onnx-pipeline.mjs.
 //
 // transformers.js builds a Unigram tokenizer's vocabulary into a trie of one Map per character
 // of every piece: for multilingual-e5's 250 002 pieces that is about 1.5 million Maps, ~1 s of
 // a cold command's start with its garbage collection (most of the model's load: the ONNX graph
-// itself opens in ~0.2 s). The same trie built only where texts walk it answers the same
-// question — which pieces start here, shortest first — at a fraction of the cost, and stands
-// in for the 250 002-entry Map from pieces to ids too. The vocabulary is read from the file
-// `fetch-model` derives from tokenizer.json when it is there. Everything else — normalizer,
-// pre-tokenizer, lattice, special tokens — is the library's own, so the token ids are the
-// library's (test/unigram-tokenizer.test.ts compares them on a corpus in
-// several languages). docs/benchmarks.md, "The model's tokenizer without its trie", has the
+// itself opens in ~0.15 s). The pieces sorted by code unit answer the trie's question — which
+// pieces start here, shortest first — with binary searches over ranges of that order, so
+// nothing is built before a text is walked; the same order stands in for the 250 002-entry Map
+// from pieces to ids too. The vocabulary comes as typed arrays from the binary file
+// `fetch-model` derives from tokenizer.json (unigram-vocabulary.mjs) when it is there.
+// Everything else — normalizer, pre-tokenizer, lattice, special tokens — is the library's own,
+// so the token ids are the library's (test/unigram-tokenizer.test.ts compares them on a corpus
+// in several languages). docs/benchmarks.md, "The model's tokenizer without its trie", has the
 // figures.
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { decodeVocabulary, VOCABULARY_FILE, vocabularyArrays } from "./unigram-vocabulary.mjs";
 
 /**
- * The library's trie, built as it is walked: a node sorts the pieces that run through it into
- * its children the first time a text reaches it. A text touches a few thousand of the 1.5
- * million nodes, so a cold command builds next to nothing. A node where a piece ends holds its
- * id (the last one, for a piece listed twice, as a Map built from the list would).
+ * The library's trie over the vocabulary's sorted order: the pieces that begin with a prefix
+ * are one range of the order, and the range for one more code unit is found inside it by two
+ * binary searches. A node — a prefix's range — is made the first time a text reaches it and
+ * keeps its children, so a cold command makes a few thousand small objects, not 1.5 million.
+ * A node where a piece ends holds its id (the last one, for a piece listed twice, as a Map
+ * built from the list would).
  */
-class LazyTrie {
-  constructor(pieces) {
-    this.pieces = pieces;
-    const ids = [];
-    this.root = LazyTrie.node(0, ids);
-    pieces.forEach((piece, id) => {
-      if (piece.length > 0) ids.push(id);
-      else this.root.id = id;
-    });
+class SortedTrie {
+  constructor({ offsets, units, order }) {
+    this.offsets = offsets;
+    this.units = units;
+    this.order = order;
+    this.root = this.node(0, order.length, 0);
   }
 
-  /** `offset`: where, in UTF-16 units, its pieces continue; `ids`: those that go on past it. */
-  static node(offset, ids) {
-    return { offset, ids, id: undefined, children: null };
+  /** Code unit `depth` of the piece at `index` of the order; -1 past its end, which sorts first. */
+  unitAt(index, depth) {
+    const id = this.order[index];
+    const at = this.offsets[id] + depth;
+    return at < this.offsets[id + 1] ? this.units[at] : -1;
   }
 
-  child(node, codePoint) {
-    if (node.children === null) {
-      const children = new Map();
-      for (const id of node.ids) {
-        const piece = this.pieces[id];
-        const point = piece.codePointAt(node.offset);
-        const next = node.offset + (point > 0xffff ? 2 : 1);
-        let child = children.get(point);
-        if (child === undefined) {
-          child = LazyTrie.node(next, []);
-          children.set(point, child);
-        }
-        if (piece.length === next) child.id = id;
-        else child.ids.push(id);
-      }
-      node.children = children;
-      node.ids = null;
+  /** The first index of [lo, hi) whose code unit `depth` is `unit` or above. */
+  lowerBound(lo, hi, depth, unit) {
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.unitAt(mid, depth) < unit) lo = mid + 1;
+      else hi = mid;
     }
-    return node.children.get(codePoint);
+    return lo;
+  }
+
+  /** The pieces at [lo, hi) of the order, which share their first `depth` code units. */
+  node(lo, hi, depth) {
+    let id;
+    for (let index = lo; index < hi && this.unitAt(index, depth) === -1; index++) {
+      id = this.order[index];
+    }
+    return { lo, hi, depth, id, children: new Map() };
+  }
+
+  /** The node one code unit further; null when no piece goes on with it. */
+  step(node, unit) {
+    let child = node.children.get(unit);
+    if (child === undefined) {
+      const lo = this.lowerBound(node.lo, node.hi, node.depth, unit);
+      const hi = this.lowerBound(lo, node.hi, node.depth, unit + 1);
+      child = lo < hi ? this.node(lo, hi, node.depth + 1) : null;
+      node.children.set(unit, child);
+    }
+    return child;
+  }
+
+  /** The node `text` leads to from `node`, unit by unit; null when no piece begins so. */
+  walk(node, text) {
+    let at = node;
+    for (let k = 0; k < text.length && at !== null; k++) at = this.step(at, text.charCodeAt(k));
+    return at;
   }
 
   /** The id of a piece, undefined for a string that is none. */
   idOf(text) {
-    let node = this.root;
-    for (const char of text) {
-      node = this.child(node, char.codePointAt(0));
-      if (node === undefined) return undefined;
-    }
-    return node.id;
+    return this.walk(this.root, text)?.id;
   }
 
   /** The pieces that `chars` (code points) begins with at `start`, shortest first. */
@@ -74,12 +89,17 @@ class LazyTrie {
     let prefix = "";
     for (let index = start; index < chars.length; index++) {
       const char = chars[index];
-      node = this.child(node, char.codePointAt(0));
-      if (node === undefined) return;
+      node = this.walk(node, char);
+      if (node === null) return;
       prefix += char;
       if (node.id !== undefined) yield prefix;
     }
   }
+}
+
+/** Piece `id` of the vocabulary's arrays, as a string. */
+function pieceAt({ offsets, units }, id) {
+  return String.fromCharCode(...units.subarray(offsets[id], offsets[id + 1]));
 }
 
 /**
@@ -89,8 +109,9 @@ class LazyTrie {
  * the whole Map, once; nothing on the embedding path iterates.
  */
 class PieceIds {
-  constructor(trie) {
+  constructor(trie, vocabulary) {
     this.trie = trie;
+    this.vocabulary = vocabulary;
     this.added = new Map();
     this.whole = undefined;
   }
@@ -112,7 +133,8 @@ class PieceIds {
 
   map() {
     if (this.whole === undefined) {
-      this.whole = new Map(this.trie.pieces.map((piece, id) => [piece, id]));
+      const { scores } = this.vocabulary;
+      this.whole = new Map(Array.from(scores, (_, id) => [pieceAt(this.vocabulary, id), id]));
       for (const [token, id] of this.added) this.whole.set(token, id);
     }
     return this.whole;
@@ -144,18 +166,48 @@ class PieceIds {
 }
 
 /**
- * Gives a Unigram model built from a stand-in vocabulary the real one: the fields its
- * constructor derives from the vocabulary, with a LazyTrie for the trie, then the added tokens
- * as the Tokenizer's constructor registers them.
+ * The model's `vocab` (id → piece) as an array made on first use: only decoding reads it, so
+ * embedding never makes its 250 002 strings. Pieces set before then (the added tokens) are
+ * kept and laid over it.
  */
-function useVocabulary(model, pieces, scores, unkId, addedTokens) {
-  model.vocab = pieces;
+function lazyVocab(model, vocabulary) {
+  const early = new Map();
+  Object.defineProperty(model, "vocab", {
+    configurable: true,
+    enumerable: true,
+    get() {
+      const made = Array.from(vocabulary.scores, (_, id) => pieceAt(vocabulary, id));
+      for (const [id, piece] of early) made[id] = piece;
+      Object.defineProperty(model, "vocab", { value: made, writable: true });
+      return made;
+    },
+    set(value) {
+      Object.defineProperty(model, "vocab", { value, writable: true });
+    },
+  });
+  return {
+    set(id, piece) {
+      const made = Object.getOwnPropertyDescriptor(model, "vocab")?.value;
+      if (made === undefined) early.set(id, piece);
+      else made[id] = piece;
+    },
+  };
+}
+
+/**
+ * Gives a Unigram model built from a stand-in vocabulary the real one: the fields its
+ * constructor derives from the vocabulary, with a SortedTrie for the trie, then the added
+ * tokens as the Tokenizer's constructor registers them.
+ */
+function useVocabulary(model, vocabulary, unkId, addedTokens) {
+  const scores = vocabulary.scores;
+  const vocab = lazyVocab(model, vocabulary);
   model.scores = scores;
   model.unk_token_id = unkId;
-  model.unk_token = pieces[unkId];
+  model.unk_token = pieceAt(vocabulary, unkId);
   // Built before the added tokens go into the vocabulary, as the library's trie is.
-  model.trie = new LazyTrie(pieces.slice());
-  model.tokens_to_ids = new PieceIds(model.trie);
+  model.trie = new SortedTrie(vocabulary);
+  model.tokens_to_ids = new PieceIds(model.trie, vocabulary);
   model.bos_token_id = model.tokens_to_ids.get(model.bos_token);
   model.eos_token_id = model.tokens_to_ids.get(model.eos_token);
   let minScore = Number.POSITIVE_INFINITY;
@@ -165,38 +217,25 @@ function useVocabulary(model, pieces, scores, unkId, addedTokens) {
   scores[unkId] = model.unk_score;
   for (const token of addedTokens) {
     model.tokens_to_ids.set(token.content, token.id);
-    model.vocab[token.id] = token.content;
+    vocab.set(token.id, token.content);
   }
 }
-
-/** The vocabulary file `hindsight fetch-model` derives from tokenizer.json (scripts/fetch-model.mjs). */
-const DERIVED = "tokenizer.unigram.txt";
 
 /**
  * The vocabulary of the derived file, when it is whole and was made from this tokenizer.json
- * (same size); undefined otherwise, and tokenizer.json is read instead. Line 1: tokenizer.json
- * without its vocabulary; line 2: the scores; then a piece per line.
+ * (same size); undefined otherwise, and tokenizer.json is read instead.
  */
 async function readDerived(modelDir, source) {
-  const text = await readFile(path.join(modelDir, DERIVED), "utf8").catch(() => undefined);
-  if (text === undefined) return undefined;
-  try {
-    const first = text.indexOf("\n");
-    const second = text.indexOf("\n", first + 1);
-    const header = JSON.parse(text.slice(0, first));
-    if (header.source_bytes !== (await stat(source)).size) return undefined;
-    const scores = JSON.parse(text.slice(first + 1, second));
-    const pieces = text.slice(second + 1, -1).split("\n");
-    if (!Array.isArray(scores) || pieces.length !== scores.length) return undefined;
-    return { json: header.tokenizer, pieces, scores };
-  } catch {
-    return undefined; // cut short or garbled: tokenizer.json still says it all
-  }
+  const bytes = await readFile(path.join(modelDir, VOCABULARY_FILE)).catch(() => undefined);
+  const derived = bytes === undefined ? undefined : decodeVocabulary(bytes);
+  if (derived === undefined) return undefined; // missing, cut short or garbled
+  if (derived.header.source_bytes !== (await stat(source)).size) return undefined;
+  return { json: derived.header.tokenizer, vocabulary: derived };
 }
 
 /**
- * The tokenizer's JSON and its vocabulary as pieces and scores: from the derived file, read
- * ~10× faster than tokenizer.json's 250 002 [piece, score] pairs, or from tokenizer.json.
+ * The tokenizer's JSON and its vocabulary's arrays: from the derived file, or made from
+ * tokenizer.json (~0.5 s more: its pieces are parsed and sorted).
  */
 async function readUnigram(modelDir) {
   const source = path.join(modelDir, "tokenizer.json");
@@ -205,7 +244,14 @@ async function readUnigram(modelDir) {
   const json = JSON.parse(await readFile(source, "utf8"));
   const vocab = json.model?.vocab;
   if (json.model?.type !== "Unigram" || !Array.isArray(vocab)) return { json };
-  return { json, pieces: vocab.map(([piece]) => piece), scores: vocab.map(([, score]) => score) };
+  const pieces = vocab.map(([piece]) => piece);
+  return {
+    json,
+    vocabulary: vocabularyArrays(
+      pieces,
+      vocab.map(([, score]) => score),
+    ),
+  };
 }
 
 /**
@@ -215,16 +261,20 @@ async function readUnigram(modelDir) {
  * `config`: the parsed tokenizer_config.json, when the caller has read it already.
  */
 export async function loadUnigramTokenizer({ Tokenizer }, modelDir, config) {
-  const { json, pieces, scores } = await readUnigram(modelDir);
+  const { json, vocabulary } = await readUnigram(modelDir);
   const model = json.model;
-  if (model?.type !== "Unigram" || pieces === undefined) return undefined;
+  if (model?.type !== "Unigram" || vocabulary === undefined) return undefined;
   const unkId = model.unk_id;
-  if (!Number.isInteger(unkId) || unkId < 0 || unkId >= pieces.length) return undefined;
+  const count = vocabulary.scores.length;
+  if (!Number.isInteger(unkId) || unkId < 0 || unkId >= count) return undefined;
   const settings =
     config ?? JSON.parse(await readFile(path.join(modelDir, "tokenizer_config.json"), "utf8"));
   // The stand-in vocabulary keeps the pieces up to the unknown one, which the constructor reads.
-  const standIn = pieces.slice(0, unkId + 1).map((piece, id) => [piece, scores[id]]);
+  const standIn = Array.from({ length: unkId + 1 }, (_, id) => [
+    pieceAt(vocabulary, id),
+    vocabulary.scores[id],
+  ]);
   const tokenizer = new Tokenizer({ ...json, model: { ...model, vocab: standIn } }, settings);
-  useVocabulary(tokenizer.model, pieces, scores, unkId, tokenizer.added_tokens);
+  useVocabulary(tokenizer.model, vocabulary, unkId, tokenizer.added_tokens);
   return tokenizer;
 }
