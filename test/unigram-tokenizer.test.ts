@@ -181,7 +181,7 @@ describe.skipIf(!present)("a Unigram tokenizer loaded without its trie", () => {
   it("decodes ids back to the library's pieces, added tokens included", () => {
     const text = "query: 我穿在脚上的运动鞋是哪一双？ <mask> emoji 😀";
     const fastTokenizer = fastStandalone;
-    const encoded = fastTokenizer.encode(text).ids;
+    const encoded: number[] = fastTokenizer.encode(text).ids;
     expect(fastTokenizer.decode(encoded)).toBe(libraryStandalone.decode(encoded));
     expect(encoded.map((id) => fastTokenizer.id_to_token(id))).toEqual(
       encoded.map((id) => libraryStandalone.id_to_token(id)),
