@@ -180,13 +180,12 @@ describe.skipIf(!present)("a Unigram tokenizer loaded without its trie", () => {
 
   it("decodes ids back to the library's pieces, added tokens included", () => {
     const text = "query: 我穿在脚上的运动鞋是哪一双？ <mask> emoji 😀";
-    const fastTokenizer = fastStandalone;
-    const encoded: number[] = fastTokenizer.encode(text).ids;
-    expect(fastTokenizer.decode(encoded)).toBe(libraryStandalone.decode(encoded));
-    expect(encoded.map((id) => fastTokenizer.id_to_token(id))).toEqual(
+    const encoded: number[] = fastStandalone.encode(text).ids;
+    expect(fastStandalone.decode(encoded)).toBe(libraryStandalone.decode(encoded));
+    expect(encoded.map((id) => fastStandalone.id_to_token(id))).toEqual(
       encoded.map((id) => libraryStandalone.id_to_token(id)),
     );
-    expect(fastTokenizer.get_vocab().size).toBe(libraryStandalone.get_vocab().size);
+    expect(fastStandalone.get_vocab().size).toBe(libraryStandalone.get_vocab().size);
   });
 
   it.skipIf(!existsSync(path.join(MINILM, "tokenizer.json")))(
