@@ -18,6 +18,14 @@ export interface RecordedEmbedders {
   reembedding?: EmbedderIdentity;
 }
 
+/** The keys of hindsight_meta that name embedders. */
+export const EMBEDDER_META_KEYS = [
+  BUILT_META.id,
+  BUILT_META.dimensions,
+  REEMBED_META.id,
+  REEMBED_META.dimensions,
+] as const;
+
 export async function recordedEmbedders(db: SqlExecutor): Promise<RecordedEmbedders> {
   // This schema's table only: a tenant's search_path also reaches `public`, which may hold
   // another store's, built with another embedder.
@@ -28,9 +36,13 @@ export async function recordedEmbedders(db: SqlExecutor): Promise<RecordedEmbedd
   if (!exists?.present) return {};
   const rows = await db.query<{ key: string; value: string }>(
     "SELECT key, value FROM hindsight_meta WHERE key = ANY($1::text[])",
-    [[BUILT_META.id, BUILT_META.dimensions, REEMBED_META.id, REEMBED_META.dimensions]],
+    [EMBEDDER_META_KEYS],
   );
-  const meta = new Map(rows.map((row) => [row.key, row.value]));
+  return embeddersOf(new Map(rows.map((row) => [row.key, row.value])));
+}
+
+/** The embedders named by hindsight_meta's rows (key → value). */
+export function embeddersOf(meta: ReadonlyMap<string, string>): RecordedEmbedders {
   const identity = (keys: { id: string; dimensions: string }) => {
     const id = meta.get(keys.id);
     return id === undefined ? undefined : { id, dimensions: Number(meta.get(keys.dimensions)) };

@@ -14,6 +14,7 @@ import type { CliCommand, CliFlag, OperationSpec } from "../../operations/spec.j
 import { withHindsight } from "../context.js";
 import { type FlagNames, printResult } from "../output.js";
 import { csv, jsonObject, readStdin } from "../parse.js";
+import { compileWasmForOneCall } from "../wasm-tiering.js";
 
 type Spec = OperationSpec<MemoryOperation>;
 type Binding = CliCommand<unknown>;
@@ -123,6 +124,7 @@ function register(parent: Command, name: MemoryOperation, spec: Spec, binding: B
     // commander passes the positional arguments, then the options, then the command.
     const self = params.at(-1) as Command;
     const options = params.at(-2) as Record<string, unknown> & { json?: boolean };
+    compileWasmForOneCall(name);
     await withHindsight(self, options, names, async (memory, logger) => {
       const input = await inputOf(spec, binding, params.slice(0, -2), options, parsed);
       const result = await invoke(memory, name, input);
