@@ -64,25 +64,26 @@ describe("a directory changing hands", () => {
     const { join } = await import("node:path");
     const dir = await mkdtemp(join(tmpdir(), "hindsight-churn-"));
     try {
-      // Four one-off owners, each holding the directory 300 ms and handing it straight on. The
+      // Eight one-off owners, each holding the directory 150 ms and handing it straight on. The
       // waiter may slip in during a hand-over (that is allowed: it got the directory); the next
       // owner then waits for it instead of failing.
       let lock = await acquireDirLock(dir, { timeoutMs: 0 });
       let ownersDone = 0;
       const churn = (async () => {
-        for (let owner = 1; owner < 4; owner++) {
-          await new Promise((resolve) => setTimeout(resolve, 300));
+        for (let owner = 1; owner < 8; owner++) {
+          await new Promise((resolve) => setTimeout(resolve, 150));
           await lock.release();
           ownersDone = owner;
           lock = await acquireDirLock(dir, { timeoutMs: 10_000, pollMs: 10 });
         }
-        await new Promise((resolve) => setTimeout(resolve, 300));
+        await new Promise((resolve) => setTimeout(resolve, 150));
         await lock.release();
-        ownersDone = 4;
+        ownersDone = 8;
       })();
-      // 500 ms is less than the 1.2 s of churn, but more than any one owner's tenure: a wait
-      // that did not start again with each new owner fails here with DATA_DIR_IN_USE.
-      const waiter = await acquireDirLock(dir, { timeoutMs: 500, pollMs: 50 });
+      // 600 ms is half the 1.2 s of churn, and four owners' tenures (room for a loaded machine
+      // to miss a hand-over or stall): a wait that did not start again with each new owner
+      // fails here with DATA_DIR_IN_USE.
+      const waiter = await acquireDirLock(dir, { timeoutMs: 600, pollMs: 50 });
       expect(ownersDone).toBeGreaterThanOrEqual(1); // it got in only once an owner had left
       await waiter.release();
       await churn;
