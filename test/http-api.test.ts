@@ -378,8 +378,9 @@ describe("REST routes", () => {
     });
     expectError(await call(base, "GET", `/v1/memories/${UNKNOWN}`), 404, "NOT_FOUND", "memory_id");
 
-    // A list in the query: the parameter repeated, or comma-separated.
-    for (const query of ["tags=a&tags=b", "tags=a,b"]) {
+    // A list in the query: the parameter repeated, or comma-separated; stray commas add no
+    // empty tag (as on the command line).
+    for (const query of ["tags=a&tags=b", "tags=a,b", "tags=a,,b,&tags="]) {
       const listed = await call(base, "GET", `/v1/memories?${query}&task_type=browse`);
       expect(listed.status).toBe(200);
       expect(listed.body.memories.map((m: { id: string }) => m.id).sort()).toEqual(

@@ -1,13 +1,9 @@
 /** Turning CLI strings into the shared schemas' input shapes. */
 import { invalidInput } from "../core/errors.js";
-import { numberFromText } from "../operations/fields.js";
+import { listFromText, numberFromText } from "../operations/fields.js";
 
 export function csv(value: string | undefined): string[] | undefined {
-  if (value === undefined) return undefined;
-  return value
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item.length > 0);
+  return value === undefined ? undefined : listFromText(value);
 }
 
 export function jsonObject(field: string, value: string | undefined): unknown {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { RecallInput, StoreEpisodicInput } from "../core/schemas.js";
-import { fieldKind, numberFromText } from "./fields.js";
+import { fieldKind, listFromText, numberFromText } from "./fields.js";
 
 describe("fieldKind", () => {
   it("sees through optional, default, nullable and pipes", () => {
@@ -29,5 +29,15 @@ describe("numberFromText", () => {
     expect(numberFromText("five")).toBe("five");
     expect(numberFromText(" ")).toBe(" ");
     expect(numberFromText("Infinity")).toBe("Infinity");
+  });
+});
+
+describe("listFromText", () => {
+  it("reads a list the same way from one comma-separated value or from repeated ones", () => {
+    expect(listFromText("a, b,c")).toEqual(["a", "b", "c"]);
+    expect(listFromText(["a", "b,c"])).toEqual(["a", "b", "c"]);
+    // A stray comma or an empty parameter adds no empty item (a tag "" would be stored).
+    expect(listFromText("a,,b,")).toEqual(["a", "b"]);
+    expect(listFromText([""])).toEqual([]);
   });
 });

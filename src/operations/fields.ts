@@ -45,3 +45,15 @@ export function numberFromText(value: string): number | string {
   const number = Number(value);
   return value.trim() !== "" && Number.isFinite(number) ? number : value;
 }
+
+/**
+ * A list given as text — comma-separated, in a flag or a query parameter, each possibly
+ * repeated — as its items: trimmed, empty ones dropped, so `a, b,` and `?tags=a&tags=b` are
+ * both `["a", "b"]` on every surface.
+ */
+export function listFromText(values: string | readonly string[]): string[] {
+  return (typeof values === "string" ? [values] : values)
+    .flatMap((value) => value.split(","))
+    .map((item) => item.trim())
+    .filter((item) => item.length > 0);
+}

@@ -8,7 +8,7 @@ import { z } from "zod";
 import { invalidInput } from "../../core/errors.js";
 import type { MemoryOperation } from "../../core/memory-api.js";
 import { toJson } from "../../core/outputs.js";
-import { fieldKind, numberFromText } from "../../operations/fields.js";
+import { fieldKind, listFromText, numberFromText } from "../../operations/fields.js";
 import { invoke, OPERATION_NAMES, operationSpec } from "../../operations/index.js";
 import type { HttpBinding, OperationSpec } from "../../operations/spec.js";
 import { readJsonObject } from "../body.js";
@@ -72,7 +72,7 @@ function queryInput(c: Context, spec: Spec, binding: HttpBinding): Record<string
       // A list is the parameter repeated (?tags=a&tags=b), or comma-separated, or both.
       input[name] =
         kind === "array"
-          ? values.flatMap((item) => item.split(",").map((part) => part.trim()))
+          ? listFromText(values)
           : kind === "number"
             ? numberFromText(value)
             : kind === "boolean" && (value === "true" || value === "false")
