@@ -9,19 +9,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isHindsightError } from "../src/index.js";
+import { processAlive } from "../src/multiprocess/process-alive.js";
 import type { StartedOwner } from "../src/multiprocess/shared-directory.js";
 import { openHindsight } from "../src/open/hindsight.js";
 import { json, runCli } from "./support/cli.js";
 import { until } from "./support/until.js";
-
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe("keeping an embedded directory warm between one-shot commands", () => {
   let root: string;
@@ -33,7 +25,7 @@ describe("keeping an embedded directory warm between one-shot commands", () => {
     dataDir = join(root, "data");
   });
   afterEach(async () => {
-    for (const pid of owners.splice(0)) if (alive(pid)) process.kill(pid, "SIGKILL");
+    for (const pid of owners.splice(0)) if (processAlive(pid)) process.kill(pid, "SIGKILL");
     await rm(root, { recursive: true, force: true });
   });
 
@@ -54,7 +46,7 @@ describe("keeping an embedded directory warm between one-shot commands", () => {
     );
     const pid = Number(/started process (\d+)/.exec(stored.stderr)?.[1]);
     owners.push(pid);
-    expect(alive(pid)).toBe(true);
+    expect(processAlive(pid)).toBe(true);
     const { id } = json<{ id: string }>(stored);
 
     // Forwarded: not opened again, and the memory the first command stored is there.
@@ -64,7 +56,7 @@ describe("keeping an embedded directory warm between one-shot commands", () => {
     expect(json<{ results: { id: string }[] }>(recalled).results.map((r) => r.id)).toContain(id);
 
     process.kill(pid, "SIGTERM");
-    await until("the owner to exit", () => !alive(pid));
+    await until("the owner to exit", () => !processAlive(pid));
     expect(await readFile(join(dataDir, "warm.log"), "utf8")).toContain("(SIGTERM)");
     // Free again: a command without HINDSIGHT_KEEP_WARM opens the directory itself.
     const stats = await runCli(["stats", "--json"], { HINDSIGHT_DATA_DIR: dataDir });

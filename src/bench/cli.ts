@@ -14,6 +14,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { processAlive } from "../multiprocess/process-alive.js";
 import { type Percentiles, percentiles } from "./stats.js";
 
 export interface CliCase {
@@ -64,16 +65,8 @@ function runLogged(
 
 /** SIGTERM, then waits until the process is gone (it closes the store first). */
 async function stopProcess(pid: number): Promise<void> {
-  const alive = () => {
-    try {
-      process.kill(pid, 0);
-      return true;
-    } catch {
-      return false;
-    }
-  };
-  if (alive()) process.kill(pid, "SIGTERM");
-  while (alive()) await new Promise((resolve) => setTimeout(resolve, 50));
+  if (processAlive(pid)) process.kill(pid, "SIGTERM");
+  while (processAlive(pid)) await new Promise((resolve) => setTimeout(resolve, 50));
 }
 
 export async function benchCli(options: {
