@@ -9,6 +9,7 @@ import {
   type RecordedEmbedders,
   recordedEmbedders,
 } from "./reembed-meta.js";
+import { tablesPresent } from "./schema-tables.js";
 
 /** Any constant works; it only has to be the same in every hindsight process. */
 const MIGRATION_LOCK_KEY = 0x68696e64; // "hind"
@@ -60,14 +61,7 @@ async function upToDate(
   embedder: EmbedderIdentity,
   migrations: readonly Migration[],
 ): Promise<MigrationReport | undefined> {
-  // This schema's tables only, as in recordedEmbedders; to_regclass reads the catalog cache,
-  // where the pg_tables view costs a cold process ~10 ms more.
-  const [tables] = await db.query<{ present: boolean }>(
-    `SELECT to_regclass(quote_ident(current_schema()) || '.hindsight_migrations') IS NOT NULL
-        AND to_regclass(quote_ident(current_schema()) || '.hindsight_meta') IS NOT NULL
-        AS present`,
-  );
-  if (!tables?.present) return undefined;
+  if (!(await tablesPresent(db, ["hindsight_migrations", "hindsight_meta"]))) return undefined;
   const [state] = await db.query<{ versions: number[]; meta: Record<string, string> }>(
     `SELECT (SELECT coalesce(array_agg(version), '{}') FROM hindsight_migrations) AS versions,
             (SELECT coalesce(json_object_agg(key, value), '{}') FROM hindsight_meta

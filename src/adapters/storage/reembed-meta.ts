@@ -4,6 +4,7 @@
  */
 import type { EmbedderIdentity } from "../../core/ports.js";
 import type { SqlExecutor } from "./executor.js";
+import { tablesPresent } from "./schema-tables.js";
 
 export const BUILT_META = { id: "embedder_id", dimensions: "embedder_dimensions" } as const;
 export const REEMBED_META = {
@@ -27,13 +28,8 @@ export const EMBEDDER_META_KEYS = [
 ] as const;
 
 export async function recordedEmbedders(db: SqlExecutor): Promise<RecordedEmbedders> {
-  // This schema's table only: a tenant's search_path also reaches `public`, which may hold
-  // another store's, built with another embedder.
-  const [exists] = await db.query<{ present: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM pg_tables
-       WHERE schemaname = current_schema() AND tablename = 'hindsight_meta') AS present`,
-  );
-  if (!exists?.present) return {};
+  // This schema's table only: `public` may hold another store's, built with another embedder.
+  if (!(await tablesPresent(db, ["hindsight_meta"]))) return {};
   const rows = await db.query<{ key: string; value: string }>(
     "SELECT key, value FROM hindsight_meta WHERE key = ANY($1::text[])",
     [EMBEDDER_META_KEYS],

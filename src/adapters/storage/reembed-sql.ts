@@ -22,6 +22,7 @@ import {
 } from "./reembed-meta.js";
 import type { ReembedState } from "./reembed-plan.js";
 import { TABLE } from "./rows.js";
+import { tablesPresent } from "./schema-tables.js";
 
 export const STAGING_TABLE = "hindsight_reembed";
 
@@ -34,13 +35,8 @@ function fingerprintOf(layer: MemoryLayer): string {
  * Whether this store's schema holds a staging table. Looked up in the current schema only: a
  * tenant's search_path also reaches `public`, where another store may be re-embedding.
  */
-async function stagingPresent(db: SqlExecutor): Promise<boolean> {
-  const [row] = await db.query<{ present: boolean }>(
-    `SELECT EXISTS (SELECT 1 FROM pg_tables
-       WHERE schemaname = current_schema() AND tablename = $1) AS present`,
-    [STAGING_TABLE],
-  );
-  return row?.present === true;
+function stagingPresent(db: SqlExecutor): Promise<boolean> {
+  return tablesPresent(db, [STAGING_TABLE]);
 }
 
 export async function readState(db: SqlExecutor): Promise<ReembedState> {
