@@ -68,23 +68,19 @@ describe("a directory changing hands", () => {
       // waiter may slip in during a hand-over (that is allowed: it got the directory); the next
       // owner then waits for it instead of failing.
       let lock = await acquireDirLock(dir, { timeoutMs: 0 });
-      let ownersDone = 0;
       const churn = (async () => {
         for (let owner = 1; owner < 8; owner++) {
           await new Promise((resolve) => setTimeout(resolve, 150));
           await lock.release();
-          ownersDone = owner;
           lock = await acquireDirLock(dir, { timeoutMs: 10_000, pollMs: 10 });
         }
         await new Promise((resolve) => setTimeout(resolve, 150));
         await lock.release();
-        ownersDone = 8;
       })();
       // 600 ms is half the 1.2 s of churn, and four owners' tenures (room for a loaded machine
       // to miss a hand-over or stall): a wait that did not start again with each new owner
       // fails here with DATA_DIR_IN_USE.
       const waiter = await acquireDirLock(dir, { timeoutMs: 600, pollMs: 50 });
-      expect(ownersDone).toBeGreaterThanOrEqual(1); // it got in only once an owner had left
       await waiter.release();
       await churn;
     } finally {
