@@ -5,6 +5,11 @@ import { join } from "node:path";
 import type { Logger } from "../../core/ports.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
 import { inProcessExclusive } from "./job-lock.js";
+import {
+  type PGliteProtocolHost,
+  type PreparedQueries,
+  preparedQueries,
+} from "./pglite-statements.js";
 import { ensurePrivateDirectory, isShared, makeTreePrivate } from "./private-dir.js";
 import { SEARCH_SETTINGS } from "./search-settings.js";
 
@@ -40,17 +45,23 @@ export const ONE_SHOT_BUFFERS_MB = 16;
 export const IN_MEMORY = "memory://";
 
 interface PGliteLike {
-  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[] }>;
   exec(sql: string): Promise<unknown>;
   transaction<T>(fn: (tx: PGliteTx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
-type PGliteTx = Pick<PGliteLike, "query" | "exec">;
+type PGliteTx = Pick<PGliteLike, "exec"> & { readonly closed?: boolean };
 
-function executor(db: PGliteTx): SqlExecutor {
+/**
+ * Statements go through the prepared path (pglite-statements); scripts of several statements
+ * through PGlite's own `exec`. A transaction's executor refuses to run once it has ended, as
+ * PGlite's does: it would otherwise run outside the transaction lock.
+ */
+function executor(db: PGliteTx, statements: PreparedQueries, inTransaction: boolean): SqlExecutor {
   return {
-    query: async <T>(sql: string, params: readonly unknown[] = []) =>
-      (await db.query<T>(sql, [...params])).rows,
+    query: async <T>(sql: string, params: readonly unknown[] = []) => {
+      if (db.closed) throw new Error(inTransaction ? "Transaction is closed" : "PGlite is closed");
+      return statements.query<T>(sql, params, inTransaction);
+    },
     exec: async (sql: string) => {
       await db.exec(sql);
     },
@@ -61,7 +72,7 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
   const inMemory = options.dataDir === IN_MEMORY;
   if (!inMemory) await ensurePrivateDirectory(options.dataDir, { field: "HINDSIGHT_DATA_DIR" });
   // Loaded on demand so the PostgreSQL path never loads WebAssembly.
-  const [{ PGlite }, { vector }] = await Promise.all([
+  const [{ PGlite, protocol, types }, { vector }] = await Promise.all([
     import("@electric-sql/pglite"),
     import("@electric-sql/pglite-pgvector"),
   ]);
@@ -82,6 +93,11 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
         }),
   })) as unknown as PGliteLike;
   await db.exec(SEARCH_SETTINGS);
+  const statements = preparedQueries(
+    db as unknown as PGliteProtocolHost,
+    protocol,
+    types.parseType,
+  );
   // PGlite writes its files 0666 whatever the umask. The data directory is 0700, which keeps
   // other users out; the files are made 0600 too: every privateSweepMs while open and at close
   // (~20 ms for a new store's ~1,000 files, off every answer's path), and at open for a store
@@ -101,8 +117,8 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
   sweep?.unref();
   return {
     description: inMemory ? "pglite:memory" : `pglite:${options.dataDir}`,
-    ...executor(db),
-    transaction: (fn) => db.transaction((tx) => fn(executor(tx))),
+    ...executor(db, statements, false),
+    transaction: (fn) => db.transaction((tx) => fn(executor(tx, statements, true))),
     exclusive: inProcessExclusive(),
     close: async () => {
       clearInterval(sweep);

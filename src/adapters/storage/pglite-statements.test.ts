@@ -1,0 +1,125 @@
+import { PGlite, protocol, types } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { silentLogger } from "../logger.js";
+import type { SqlExecutor } from "./executor.js";
+import { IN_MEMORY, openPGlite } from "./pglite.js";
+import {
+  type PGliteProtocolHost,
+  type PreparedQueries,
+  preparedQueries,
+} from "./pglite-statements.js";
+
+describe("PGlite statements prepared once, run in one round trip", () => {
+  let db: PGlite;
+  let statements: PreparedQueries;
+  const query = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) =>
+    statements.query<T>(sql, params, false);
+  const preparedCount = async () =>
+    Number(
+      (await db.query<{ n: number }>("SELECT count(*)::int AS n FROM pg_prepared_statements"))
+        .rows[0]!.n,
+    );
+
+  // One database for the file (starting PGlite takes a second or two); a fresh table and no
+  // kept statements for each case.
+  beforeAll(async () => {
+    db = await PGlite.create({ extensions: { vector } });
+    await db.exec("CREATE EXTENSION IF NOT EXISTS vector");
+  });
+  beforeEach(async () => {
+    await db.exec(`DEALLOCATE ALL; DROP TABLE IF EXISTS t;
+      CREATE TABLE t (id int PRIMARY KEY, label text, tags text[], meta jsonb, at timestamptz,
+                      score float8, ok boolean, embedding vector(3));`);
+    statements = preparedQueries(db as unknown as PGliteProtocolHost, protocol, types.parseType, {
+      maxPrepared: 3,
+    });
+  });
+  afterAll(async () => {
+    await db.close();
+  });
+
+  it("sends values and reads rows exactly as PGlite's own query does", async () => {
+    const insert = `INSERT INTO t VALUES ($1, $2, $3, $4, $5, $6, $7, $8::vector)`;
+    const row = [
+      1,
+      'it\'s "quoted"',
+      ["a", "b,c", 'd"e', "中文"],
+      { nested: [1, "x"] },
+      new Date("2025-03-04T05:06:07.089Z"),
+      0.25,
+      true,
+      "[1,0.5,-2]",
+    ];
+    await query(insert, row);
+    await query(insert, [2, null, [], null, null, null, false, null]);
+    const select = `SELECT *, embedding <=> $1::vector AS distance, cardinality(tags) AS n
+                    FROM t WHERE id = ANY($2::int[]) ORDER BY id`;
+    const params = ["[1,0,0]", [1, 2]];
+    const mine = await query(select, params);
+    expect(mine).toEqual((await db.query(select, params)).rows);
+    expect(mine[0]).toMatchObject({ label: 'it\'s "quoted"', tags: row[2], meta: row[3] });
+    expect(mine[0]!.at).toEqual(row[4]);
+    // Run again from the kept statement: the same rows.
+    expect(await query(select, params)).toEqual(mine);
+  });
+
+  it("keeps a statement working after its table gains a column", async () => {
+    await query("INSERT INTO t (id, label) VALUES ($1, $2)", [1, "one"]);
+    expect(await query("SELECT * FROM t WHERE id = $1", [1])).toHaveLength(1);
+    await db.exec("ALTER TABLE t ADD COLUMN extra text DEFAULT 'new'");
+    const [row] = await query("SELECT * FROM t WHERE id = $1", [1]);
+    expect(row).toMatchObject({ label: "one", extra: "new" });
+  });
+
+  it("reports a failed statement with PostgreSQL's code and stays usable", async () => {
+    await query("INSERT INTO t (id) VALUES ($1)", [1]);
+    await expect(query("INSERT INTO t (id) VALUES ($1)", [1])).rejects.toMatchObject({
+      code: "23505",
+    });
+    await expect(query("SELECT nope FROM t", [])).rejects.toMatchObject({ code: "42703" });
+    expect(await query("SELECT id FROM t", [])).toEqual([{ id: 1 }]);
+  });
+
+  it("writes nothing from a transaction that fails part way", async () => {
+    await expect(
+      db.transaction(async () => {
+        await statements.query("INSERT INTO t (id) VALUES ($1)", [7], true);
+        await statements.query("INSERT INTO t (id) VALUES ($1)", [7], true);
+      }),
+    ).rejects.toMatchObject({ code: "23505" });
+    expect(await query("SELECT id FROM t", [])).toEqual([]);
+  });
+
+  it("keeps at most its limit of statements, and runs a forgotten one again", async () => {
+    for (let i = 0; i < 5; i++) await query(`SELECT $1::int + ${i} AS v`, [1]);
+    expect(await preparedCount()).toBe(3);
+    expect(await query("SELECT $1::int + 0 AS v", [1])).toEqual([{ v: 1 }]);
+    expect(await preparedCount()).toBe(3);
+  });
+
+  it("runs a statement of many parameters unnamed, keeping nothing", async () => {
+    const ids = Array.from({ length: 100 }, (_, i) => i);
+    await query(`INSERT INTO t (id) VALUES ${ids.map((_, i) => `($${i + 1})`).join(", ")}`, ids);
+    expect(await query("SELECT count(*)::int AS n FROM t", [])).toEqual([{ n: 100 }]);
+    expect(await preparedCount()).toBe(1);
+  });
+});
+
+describe("the embedded driver's statements", () => {
+  it("run inside and outside a transaction, and not on a transaction that has ended", async () => {
+    const driver = await openPGlite({ dataDir: IN_MEMORY, logger: silentLogger });
+    try {
+      await driver.exec("CREATE TABLE n (v int)");
+      let ended: SqlExecutor | undefined;
+      await driver.transaction(async (tx) => {
+        await tx.query("INSERT INTO n VALUES ($1)", [1]);
+        ended = tx;
+      });
+      await expect(ended!.query("INSERT INTO n VALUES ($1)", [2])).rejects.toThrow(/closed/);
+      expect(await driver.query("SELECT v FROM n")).toEqual([{ v: 1 }]);
+    } finally {
+      await driver.close();
+    }
+  });
+});
