@@ -130,8 +130,12 @@ function resolveScripts(
   return options.model ? KNOWN_MODEL_SCRIPTS[options.model] : undefined;
 }
 
-const PACKAGE = "@huggingface/transformers";
-const INSTALL = "ONNXRUNTIME_NODE_INSTALL=skip npm install @huggingface/transformers@4.3.2";
+/**
+ * A model directory runs on onnxruntime-node and @huggingface/tokenizers, a Hub name on
+ * @huggingface/transformers: all three are hindsight's own dependencies, so a missing one means
+ * an incomplete install (Node's message names the package).
+ */
+const REINSTALL = "ONNXRUNTIME_NODE_INSTALL=skip npm install";
 const DEFAULT_BATCH_SIZE = 32;
 /**
  * onnxruntime's worker threads spin after each run, waiting for the next: measured here, 50
@@ -288,7 +292,7 @@ export async function createLocalEmbedder(
     (stage, message) => {
       if (stage === "import") {
         return configError(
-          `the optional package ${PACKAGE} could not be loaded (${message}); install it with: ${INSTALL}`,
+          `a package the model runs on could not be loaded (${message}); install hindsight's dependencies again: ${REINSTALL}`,
         );
       }
       if (stage === "load") return configError(`cannot load ${source}: ${message}`);
