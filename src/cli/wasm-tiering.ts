@@ -7,31 +7,25 @@
  * recompilation competes for the cores with opening the store and loading the model, and Node
  * waits at exit until every background compile job has finished — 100–150 ms of idle wall time
  * after the store has closed (docs/benchmarks.md, step 7). A long job does gain from it (2,000
- * HNSW inserts ran ~1.7× faster optimised), so servers, imports and whole-store operations keep
- * V8's default.
+ * HNSW inserts ran ~1.7× faster optimised), so servers, imports and the operations that may
+ * walk the whole store (`wholeStore` in their spec) keep V8's default.
  */
 import { setFlagsFromString } from "node:v8";
-import type { MemoryOperation } from "../core/memory-api.js";
+import type { OperationSpec } from "../operations/spec.js";
 
-/**
- * Operations that may walk the whole store, and so run long enough for optimised code to pay.
- */
-const WHOLE_STORE_OPERATIONS: ReadonlySet<MemoryOperation> = new Set<MemoryOperation>([
-  "maintain",
-  "consolidate",
-  "migrate",
-]);
+// `effect` too: a type of optional fields alone would accept any object.
+type Spec = Pick<OperationSpec<never>, "effect" | "wholeStore">;
 
-/** Whether a one-shot call of `operation` is better served by baseline compilation alone. */
-export function baselineOnly(operation: MemoryOperation): boolean {
-  return !WHOLE_STORE_OPERATIONS.has(operation);
+/** Whether a one-shot call of the operation is better served by baseline compilation alone. */
+export function baselineOnly(spec: Spec): boolean {
+  return spec.wholeStore !== true;
 }
 
 /**
- * Sets how this process compiles WebAssembly for one call of `operation`. V8 reads the flag
+ * Sets how this process compiles WebAssembly for one call of the operation. V8 reads the flag
  * when it compiles a module, so this must run before the store opens (the flag is the
  * process's: the model's thread runs native code and is not affected).
  */
-export function compileWasmForOneCall(operation: MemoryOperation): void {
-  if (baselineOnly(operation)) setFlagsFromString("--liftoff-only");
+export function compileWasmForOneCall(spec: Spec): void {
+  if (baselineOnly(spec)) setFlagsFromString("--liftoff-only");
 }

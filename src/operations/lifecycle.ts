@@ -37,6 +37,7 @@ export const lifecycleOperations = defineOperations({
     input: MaintainInput,
     output: MaintainOutput,
     effect: "write",
+    wholeStore: true,
     agent: { kind: "operator", needs: "maintenance" },
     http: [
       {
@@ -89,6 +90,7 @@ export const lifecycleOperations = defineOperations({
     input: ConsolidateInput,
     output: ConsolidateOutput,
     effect: "write",
+    wholeStore: true,
     embeds: true,
     agent: { kind: "operator", needs: "consolidation" },
     http: [

@@ -19,6 +19,7 @@ export const serviceOperations = defineOperations({
     input: null,
     output: null,
     effect: "write",
+    wholeStore: true,
     agent: { kind: "open" },
     // Opening a store applies its migrations; a server has already opened it.
     http: null,

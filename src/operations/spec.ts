@@ -127,6 +127,12 @@ export interface OperationSpec<K extends MemoryOperation> {
    * loading the model while the store opens; others never load it.
    */
   embeds?: true;
+  /**
+   * It may walk the whole store (maintenance, consolidation, migrations): a one-shot command
+   * that calls it keeps V8's optimising WebAssembly compiler, since it runs long enough for
+   * the optimised code to pay (cli/wasm-tiering). Others compile baseline only.
+   */
+  wholeStore?: true;
   agent: AgentRule;
   http: readonly HttpBinding[] | null;
   mcp: McpBinding<ResultOf<K>> | null;

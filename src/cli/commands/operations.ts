@@ -124,7 +124,7 @@ function register(parent: Command, name: MemoryOperation, spec: Spec, binding: B
     // commander passes the positional arguments, then the options, then the command.
     const self = params.at(-1) as Command;
     const options = params.at(-2) as Record<string, unknown> & { json?: boolean };
-    compileWasmForOneCall(name);
+    compileWasmForOneCall(spec);
     await withHindsight(self, options, names, async (memory, logger) => {
       const input = await inputOf(spec, binding, params.slice(0, -2), options, parsed);
       const result = await invoke(memory, name, input);
