@@ -124,6 +124,20 @@ function memoryColumns(memory: ImportedMemory): Record<string, unknown> {
   };
 }
 
+/**
+ * Runs a statement that reads its rows from `$1`, a JSON array (`jsonb_array_elements($1)`),
+ * after the other parameters; nothing when there are no rows: most imported memories have no
+ * history, usage or links, and a statement over an empty array is a round trip for nothing.
+ */
+async function fromJsonRows(
+  tx: SqlExecutor,
+  sql: string,
+  rows: readonly unknown[],
+  ...params: unknown[]
+): Promise<void> {
+  if (rows.length > 0) await tx.query(sql, [JSON.stringify(rows), ...params]);
+}
+
 async function importLayer(
   tx: SqlExecutor,
   layer: MemoryLayer,
@@ -145,89 +159,75 @@ async function importLayer(
     fresh.map((memory) => memory.search_text),
     1,
   );
-  const json = (value: unknown) => JSON.stringify(value);
-  await tx.query(
+  await fromJsonRows(
+    tx,
     `INSERT INTO ${USAGE_TABLE[layer]} (id, access_count, last_accessed_at)
      SELECT (r->>'id')::uuid, (r->>'access_count')::int, (r->>'at')::timestamptz
      FROM jsonb_array_elements($1::jsonb) r`,
-    [
-      json(
-        fresh.flatMap((memory) => {
-          const at = memory.layer === "episodic" ? memory.last_accessed_at : memory.last_used_at;
-          return memory.access_count > 0 && at
-            ? [{ id: memory.id, access_count: memory.access_count, at }]
-            : [];
-        }),
-      ),
-    ],
+    fresh.flatMap((memory) => {
+      const at = memory.layer === "episodic" ? memory.last_accessed_at : memory.last_used_at;
+      return memory.access_count > 0 && at
+        ? [{ id: memory.id, access_count: memory.access_count, at }]
+        : [];
+    }),
   );
-  await tx.query(
+  await fromJsonRows(
+    tx,
     `INSERT INTO ${LIFECYCLE_TABLE[layer]} (id, decay_score, scored_at, decay_archived_at)
      SELECT (r->>'id')::uuid, (r->>'decay_score')::real, (r->>'scored_at')::timestamptz,
             (r->>'decay_archived_at')::timestamptz
      FROM jsonb_array_elements($1::jsonb) r`,
-    [
-      json(
-        fresh
-          .filter((memory) => memory.scored_at !== null)
-          .map(({ id, decay_score, scored_at, decay_archived_at }) => ({
-            id,
-            decay_score,
-            scored_at,
-            decay_archived_at,
-          })),
-      ),
-    ],
+    fresh
+      .filter((memory) => memory.scored_at !== null)
+      .map(({ id, decay_score, scored_at, decay_archived_at }) => ({
+        id,
+        decay_score,
+        scored_at,
+        decay_archived_at,
+      })),
   );
-  await tx.query(
+  await fromJsonRows(
+    tx,
     `INSERT INTO memory_events (memory_id, layer, event, at, reason, details)
      SELECT (r->>'id')::uuid, $2, r->>'event', (r->>'at')::timestamptz, r->>'reason', r->'details'
      FROM jsonb_array_elements($1::jsonb) r`,
-    [
-      json(fresh.flatMap((memory) => memory.history.map((event) => ({ id: memory.id, ...event })))),
-      layer,
-    ],
+    fresh.flatMap((memory) => memory.history.map((event) => ({ id: memory.id, ...event }))),
+    layer,
   );
   if (layer === "episodic") {
-    await tx.query(
+    await fromJsonRows(
+      tx,
       `INSERT INTO consolidated_episodes (episodic_id, consolidated_at)
        SELECT (r->>'id')::uuid, (r->>'at')::timestamptz FROM jsonb_array_elements($1::jsonb) r
        ON CONFLICT DO NOTHING`,
-      [
-        json(
-          fresh.flatMap((memory) =>
-            memory.layer === "episodic" && memory.consolidated_at
-              ? [{ id: memory.id, at: memory.consolidated_at }]
-              : [],
-          ),
-        ),
-      ],
+      fresh.flatMap((memory) =>
+        memory.layer === "episodic" && memory.consolidated_at
+          ? [{ id: memory.id, at: memory.consolidated_at }]
+          : [],
+      ),
     );
     return fresh.length;
   }
   const semantic = fresh.filter((memory) => memory.layer === "semantic");
   // Links to memories the store holds, whether they came before this one or with it.
-  await tx.query(
+  await fromJsonRows(
+    tx,
     `INSERT INTO semantic_sources (semantic_id, episodic_id)
      SELECT (r->>'id')::uuid, (r->>'source')::uuid FROM jsonb_array_elements($1::jsonb) r
      WHERE EXISTS (SELECT 1 FROM episodic_memories e WHERE e.id = (r->>'source')::uuid)
      ON CONFLICT DO NOTHING`,
-    [
-      json(
-        semantic.flatMap((memory) => memory.sources.map((source) => ({ id: memory.id, source }))),
-      ),
-    ],
+    semantic.flatMap((memory) => memory.sources.map((source) => ({ id: memory.id, source }))),
   );
-  const supersessions = semantic.flatMap((memory) => [
-    ...(memory.superseded_by ? [{ old: memory.id, by: memory.superseded_by }] : []),
-    ...memory.supersedes.map((old) => ({ old, by: memory.id })),
-  ]);
-  await tx.query(
+  await fromJsonRows(
+    tx,
     `UPDATE semantic_memories m SET superseded_by = (r->>'by')::uuid
      FROM jsonb_array_elements($1::jsonb) r
      WHERE m.id = (r->>'old')::uuid AND m.superseded_by IS NULL
        AND EXISTS (SELECT 1 FROM semantic_memories n WHERE n.id = (r->>'by')::uuid)`,
-    [json(supersessions)],
+    semantic.flatMap((memory) => [
+      ...(memory.superseded_by ? [{ old: memory.id, by: memory.superseded_by }] : []),
+      ...memory.supersedes.map((old) => ({ old, by: memory.id })),
+    ]),
   );
   return fresh.length;
 }
