@@ -72,6 +72,17 @@ describe("PGlite statements prepared once, run in one round trip", () => {
     expect(row).toMatchObject({ label: "one", extra: "new" });
   });
 
+  it("fails a transaction whose kept statement went stale, and describes it again for the next", async () => {
+    await query("INSERT INTO t (id, label) VALUES ($1, $2)", [1, "one"]);
+    const select = "SELECT * FROM t WHERE id = $1";
+    await query(select, [1]);
+    await db.exec("ALTER TABLE t ADD COLUMN extra text DEFAULT 'new'");
+    const inTransaction = () => db.transaction(() => statements.query(select, [1], true));
+    // Cached plan must not change result type: the transaction is aborted, no retry can run.
+    await expect(inTransaction()).rejects.toMatchObject({ code: "0A000" });
+    expect(await inTransaction()).toEqual([expect.objectContaining({ extra: "new" })]);
+  });
+
   it("reports a failed statement with PostgreSQL's code and stays usable", async () => {
     await query("INSERT INTO t (id) VALUES ($1)", [1]);
     await expect(query("INSERT INTO t (id) VALUES ($1)", [1])).rejects.toMatchObject({

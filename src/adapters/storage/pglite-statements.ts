@@ -160,15 +160,26 @@ export function preparedQueries(
     return statement;
   };
 
-  const run = async <T>(sql: string, params: readonly unknown[], sync: boolean): Promise<T[]> => {
+  const run = async <T>(
+    sql: string,
+    params: readonly unknown[],
+    inTransaction: boolean,
+  ): Promise<T[]> => {
+    // Outside a transaction PGlite syncs its files after the statement, as its query does.
+    const sync = !inTransaction;
     if (params.length > MAX_PREPARED_PARAMS)
       return execute<T>(await describe(sql, ""), params, sync);
     const statement = await named(sql);
     try {
       return await execute<T>(statement, params, sync);
     } catch (error) {
-      // A column added or retyped under a kept statement: describe it again, once.
+      // A column added or retyped under a kept statement: it is described again, and rerun
+      // at once unless the failure has aborted the caller's transaction (its next one works).
       if ((error as { code?: string }).code !== FEATURE_NOT_SUPPORTED) throw error;
+      if (inTransaction) {
+        prepared.delete(statement.sql);
+        throw error;
+      }
       await forget(statement);
       return execute<T>(await named(sql), params, sync);
     }
@@ -177,7 +188,9 @@ export function preparedQueries(
   return {
     query: <T>(sql: string, params: readonly unknown[], inTransaction: boolean) =>
       inTransaction
-        ? db._runExclusiveQuery(() => run<T>(sql, params, false))
-        : db._runExclusiveTransaction(() => db._runExclusiveQuery(() => run<T>(sql, params, true))),
+        ? db._runExclusiveQuery(() => run<T>(sql, params, true))
+        : db._runExclusiveTransaction(() =>
+            db._runExclusiveQuery(() => run<T>(sql, params, false)),
+          ),
   };
 }
