@@ -11,10 +11,10 @@
  * walk the whole store (`wholeStore` in their spec) keep V8's default.
  */
 import { setFlagsFromString } from "node:v8";
+import type { MemoryOperation } from "../core/memory-api.js";
 import type { OperationSpec } from "../operations/spec.js";
 
-// `effect` too: a type of optional fields alone would accept any object.
-type Spec = Pick<OperationSpec<never>, "effect" | "wholeStore">;
+type Spec = OperationSpec<MemoryOperation>;
 
 /** Whether a one-shot call of the operation is better served by baseline compilation alone. */
 export function baselineOnly(spec: Spec): boolean {

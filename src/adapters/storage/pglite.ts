@@ -44,7 +44,8 @@ export const ONE_SHOT_BUFFERS_MB = 16;
 
 export const IN_MEMORY = "memory://";
 
-interface PGliteLike {
+/** What this driver uses of a PGlite instance (pglite-statements takes the protocol side). */
+interface PGliteLike extends PGliteProtocolHost {
   exec(sql: string): Promise<unknown>;
   transaction<T>(fn: (tx: PGliteTx) => Promise<T>): Promise<T>;
   close(): Promise<void>;
@@ -93,11 +94,7 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
         }),
   })) as unknown as PGliteLike;
   await db.exec(SEARCH_SETTINGS);
-  const statements = preparedQueries(
-    db as unknown as PGliteProtocolHost,
-    protocol,
-    types.parseType,
-  );
+  const statements = preparedQueries(db, protocol, types.parseType);
   // PGlite writes its files 0666 whatever the umask. The data directory is 0700, which keeps
   // other users out; the files are made 0600 too: every privateSweepMs while open and at close
   // (~20 ms for a new store's ~1,000 files, off every answer's path), and at open for a store
