@@ -19,6 +19,19 @@ export interface SqlDriver extends SqlExecutor {
   close(): Promise<void>;
 }
 
+/**
+ * A bound array the planner is not shown, written where `= ANY(...)` takes it. The planner
+ * estimates a bound array it cannot see at 10 elements, and so it does whether the statement
+ * is planned for this run's values or for any: both plans then cost the same, and PostgreSQL
+ * keeps the plan of a prepared statement instead of planning every run again because the first
+ * runs, planned with their 3 or 5 actual elements, looked cheaper. The plan is the same either
+ * way (the array is looked up by index); what it saves is the planning, up to a third of a
+ * recall's candidate statement on PGlite (docs/benchmarks.md).
+ */
+export function unplannedArray(param: string, type: string): string {
+  return `(SELECT ${param}::${type}[])::${type}[]`;
+}
+
 /** pgvector's text input format. */
 export function toVectorLiteral(vector: Float32Array): string {
   return `[${vector.join(",")}]`;

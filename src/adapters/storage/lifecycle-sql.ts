@@ -23,7 +23,7 @@ import type {
 } from "../../core/lifecycle/ports.js";
 import type { JsonObject, MemoryLayer, MemoryStatus } from "../../core/types.js";
 import { recordAudit } from "./audit-sql.js";
-import { type SqlExecutor, toVectorLiteral } from "./executor.js";
+import { type SqlExecutor, toVectorLiteral, unplannedArray } from "./executor.js";
 import { LIFECYCLE_TABLE, RECALLABLE_BY_OTHERS, TABLE, USAGE_TABLE } from "./rows.js";
 
 /** When a memory was last written: decay counts from then when it was never recalled. */
@@ -222,7 +222,7 @@ export async function touch(
   // Selecting the ids from the memory table skips any deleted in the meantime.
   await db.query(
     `INSERT INTO ${USAGE_TABLE[layer]} (id, access_count, last_accessed_at)
-     SELECT id, 1, $2 FROM ${TABLE[layer]} WHERE id = ANY($1::uuid[])
+     SELECT id, 1, $2 FROM ${TABLE[layer]} WHERE id = ANY(${unplannedArray("$1", "uuid")})
      ON CONFLICT (id) DO UPDATE SET access_count = ${USAGE_TABLE[layer]}.access_count + 1,
        last_accessed_at = GREATEST(${USAGE_TABLE[layer]}.last_accessed_at, excluded.last_accessed_at)`,
     [ids, at],

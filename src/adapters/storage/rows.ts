@@ -1,7 +1,7 @@
 /** Column lists and row mapping between the tables and the domain types. */
 import type { StoredMemory } from "../../core/memories/ports.js";
 import type { EpisodicMemory, MemoryLayer, SemanticMemory } from "../../core/types.js";
-import type { SqlExecutor } from "./executor.js";
+import { type SqlExecutor, unplannedArray } from "./executor.js";
 
 export const TABLE: Record<MemoryLayer, string> = {
   episodic: "episodic_memories",
@@ -65,7 +65,7 @@ export async function readMemories(
   if (ids.length === 0) return [];
   const rows = await db.query<EpisodicMemory | SemanticMemory>(
     `SELECT ${COLUMNS[layer]} FROM ${TABLE[layer]} m ${joinsOf(layer)}
-     WHERE m.id = ANY($1::uuid[])`,
+     WHERE m.id = ANY(${unplannedArray("$1", "uuid")})`,
     [ids],
   );
   return rows.map((row) => toStored(layer, row));

@@ -1,0 +1,94 @@
+/**
+ * The statements a recall sends keep one plan on PGlite, where they are prepared once
+ * (pglite-statements): PostgreSQL plans a prepared statement for its first five runs, then
+ * keeps a plan for any values when that plan costs no more than the ones made for each run's.
+ * A bound LIMIT or a bound array the planner could look into made every run look cheaper
+ * planned on its own, so each recall paid ~0.9 ms of planning (docs/benchmarks.md).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULT_RANKING } from "../../core/recall/ranking.js";
+import { MemoryService } from "../../core/service.js";
+import { systemClock } from "../clock.js";
+import { createHashEmbedder } from "../embedders/hash.js";
+import { silentLogger } from "../logger.js";
+import { cl100k } from "../tokens.js";
+import type { SqlDriver } from "./executor.js";
+import { IN_MEMORY, openPGlite } from "./pglite.js";
+import { SqlStorage } from "./sql-storage.js";
+
+interface PlanCounts {
+  statement: string;
+  generic_plans: number;
+  custom_plans: number;
+}
+
+describe("recall's statements on PGlite", () => {
+  let driver: SqlDriver;
+  let memory: MemoryService;
+
+  beforeAll(async () => {
+    driver = await openPGlite({ dataDir: IN_MEMORY });
+    const embedder = createHashEmbedder();
+    const storage = new SqlStorage(driver);
+    await storage.admin.migrate(embedder);
+    memory = new MemoryService({
+      storage,
+      embedder,
+      clock: systemClock,
+      logger: silentLogger,
+      ranking: DEFAULT_RANKING,
+      candidateLimit: 30,
+      tokens: cl100k,
+    });
+    const topics = ["billing", "deploy", "gateway", "数据库", "certificates", "缓存", "invoices"];
+    await memory.storeEpisodicBatch(
+      Array.from({ length: 60 }, (_, i) => ({
+        task_type: "ops",
+        summary: `${topics[i % topics.length]} check ${i}: ${topics[(i * 3) % topics.length]} fine`,
+        outcome: "success" as const,
+      })),
+    );
+  });
+  afterAll(async () => {
+    await memory?.close();
+  });
+
+  it("are planned for their first runs only, then run on the plan PostgreSQL kept", async () => {
+    const queries = [
+      "billing",
+      "why did the deploy fail",
+      "数据库",
+      "gateway certificates",
+      "缓存 invoices",
+      "deploy",
+      "billing invoices",
+      "certificates",
+      "数据库 缓存",
+      "gateway",
+      "invoices",
+      "why billing",
+    ];
+    for (const query_text of queries) await memory.recall({ query_text, top_k: 5 });
+    // The last access count is written behind its response; a recall waits for it.
+    await memory.recall({ query_text: "billing", top_k: 5 }, { recordAccess: false });
+    const plans = await driver.query<PlanCounts>(
+      `SELECT statement, generic_plans::int AS generic_plans, custom_plans::int AS custom_plans
+       FROM pg_prepared_statements`,
+    );
+    const of = (marker: string) => {
+      const found = plans.filter((plan) => plan.statement.includes(marker));
+      expect(found, marker).toHaveLength(1);
+      return found[0]!;
+    };
+    for (const marker of [
+      "hits_0",
+      "FROM episodic_memories m LEFT JOIN episodic_usage u",
+      "INSERT INTO episodic_usage",
+    ]) {
+      const { generic_plans, custom_plans } = of(marker);
+      // Planned for each of the first five runs, then never again.
+      expect({ marker, custom_plans }).toEqual({ marker, custom_plans: 5 });
+      expect(generic_plans, marker).toBeGreaterThanOrEqual(queries.length - 5);
+    }
+  });
+});
