@@ -31,6 +31,20 @@ function number(env: Env, name: string): number | undefined {
   return value;
 }
 
+function boolean(env: Env, name: string): boolean | undefined {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return undefined;
+  if (["true", "1", "on", "yes"].includes(raw)) return true;
+  if (["false", "0", "off", "no"].includes(raw)) return false;
+  throw new HindsightError(
+    ErrorCode.CONFIG_INVALID,
+    `${name}: '${env[name]}' is not true or false`,
+    {
+      field: name,
+    },
+  );
+}
+
 function expandHome(path: string): string {
   return path === "~" || path.startsWith("~/") ? join(homedir(), path.slice(1)) : path;
 }
@@ -200,6 +214,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const databaseTimeoutMs = number(env, "HINDSIGHT_DB_TIMEOUT_MS");
   // Servers and commands started beside their database wait for it (see connect-retry).
   const databaseWaitMs = number(env, "HINDSIGHT_DB_WAIT_MS") ?? DEFAULT_DB_WAIT_MS;
+  const databasePreparedStatements = boolean(env, "HINDSIGHT_DB_PREPARED_STATEMENTS");
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
   const fusion = env.HINDSIGHT_RECALL_FUSION;
   const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
@@ -219,6 +234,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     ...(lockTimeoutMs === undefined ? {} : { lockTimeoutMs }),
     ...(databaseTimeoutMs === undefined ? {} : { databaseTimeoutMs }),
     databaseWaitMs,
+    ...(databasePreparedStatements === undefined ? {} : { databasePreparedStatements }),
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
     working: workingFromEnv(env),

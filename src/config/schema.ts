@@ -220,6 +220,13 @@ export const HindsightConfig = z.strictObject({
    * waits. 0 (the library's default): no wait; the environment's default is 60 s.
    */
   databaseWaitMs: z.number().int().min(0).default(0),
+  /**
+   * PostgreSQL: run statements prepared under a name on each connection, parsed once and
+   * planned once where their plan does not depend on the values (recall's statements: a
+   * quarter faster). A pooler that does not keep prepared statements is noticed (one warning)
+   * and statements run unnamed from then on; false runs them unnamed from the start.
+   */
+  databasePreparedStatements: z.boolean().default(true),
   /** Default: the local multilingual model fetched by `hindsight fetch-model`. */
   embedder: EmbedderConfig.default({ kind: "local", allowRemote: false }),
   llm: LlmConfig.default({ provider: "none" }),

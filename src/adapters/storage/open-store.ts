@@ -12,6 +12,8 @@ export interface StoreLocation {
   databaseTimeoutMs?: number | undefined;
   /** PostgreSQL: how long opening waits for a server not accepting connections yet. */
   databaseWaitMs?: number | undefined;
+  /** PostgreSQL: statements prepared under a name on each connection (default true). */
+  databasePreparedStatements?: boolean | undefined;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function openDriver(
         ? {}
         : { timeoutMs: location.databaseTimeoutMs }),
       waitMs: location.databaseWaitMs,
+      preparedStatements: location.databasePreparedStatements,
       logger,
     });
     logger.info(`using PostgreSQL store ${driver.description.slice("postgres:".length)}`);

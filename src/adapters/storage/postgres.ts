@@ -1,7 +1,8 @@
 /**
  * PostgreSQL + pgvector through a `pg` pool: the production store.
  */
-import type { PoolClient } from "pg";
+import { createHash } from "node:crypto";
+import type { PoolClient, QueryConfig } from "pg";
 import type { Exclusive } from "../../core/lifecycle/ports.js";
 import type { Logger } from "../../core/ports.js";
 import { waitForPostgres } from "./connect-retry.js";
@@ -25,6 +26,13 @@ export interface PostgresOptions {
    * not listening, not resolvable yet); default 0: no wait. See connect-retry.
    */
   waitMs?: number | undefined;
+  /**
+   * Statements outside transactions run prepared under a name on each connection, so the
+   * server parses them once and can keep their plan (default true). A pooler that does not
+   * keep them (PgBouncer before 1.21 in transaction mode) is noticed and they run unnamed
+   * from then on; false runs them unnamed from the start. See preparedStatements below.
+   */
+  preparedStatements?: boolean | undefined;
   logger: Logger;
 }
 
@@ -40,7 +48,7 @@ export function redactUrl(connectionString: string): string {
 }
 
 interface Queryable {
-  query(sql: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+  query(sql: string | QueryConfig, params?: unknown[]): Promise<{ rows: unknown[] }>;
 }
 
 function executor(client: Queryable): SqlExecutor {
@@ -50,6 +58,72 @@ function executor(client: Queryable): SqlExecutor {
     exec: async (sql: string) => {
       await client.query(sql);
     },
+  };
+}
+
+/**
+ * Statements with more parameters than this (batch inserts, one of a kind each) are not
+ * named: they would only fill every connection with statements run once.
+ */
+const MAX_NAMED_PARAMETERS = 64;
+
+/**
+ * How many statement texts get a name; later ones run unnamed. The service sends a few dozen
+ * shapes; this bounds what each connection keeps if a caller builds statements of its own.
+ */
+const MAX_NAMED_STATEMENTS = 500;
+
+/**
+ * SQLSTATEs that mean a named statement is not where this connection left it, raised before
+ * the statement ran: 26000, it does not exist (a pooler gave the next statement to another
+ * server connection); 42P05, one of that name exists already (a pooler gave another client's
+ * server connection to this one); 0A000, its result columns changed under it (a migration by
+ * another process: "cached plan must not change result type").
+ */
+const STATEMENT_LOST = new Set(["26000", "42P05", "0A000"]);
+
+/**
+ * Runs statements prepared under a name derived from the schema and the text, so that the
+ * server parses each once per connection and, for statements written to be planned alike for
+ * any values (executor's unplannedArray), keeps one plan: recall's statements cost a quarter
+ * less (docs/benchmarks.md). pg prepares a name on a connection the first time it runs there.
+ * When the server reports a name lost, the statement, which has not run, runs again unnamed;
+ * a pooler that does not keep names turns naming off for the process, with one warning, and a
+ * statement whose columns changed is named afresh.
+ */
+function namedStatements(schema: string, enabled: boolean, logger: Logger) {
+  let naming = enabled;
+  let generation = 0;
+  const names = new Map<string, string>();
+  const nameOf = (sql: string): string | undefined => {
+    let name = names.get(sql);
+    if (name === undefined) {
+      if (names.size >= MAX_NAMED_STATEMENTS) return undefined;
+      name = `h${generation}_${createHash("sha256").update(schema).update("\0").update(sql).digest("base64url").slice(0, 24)}`;
+      names.set(sql, name);
+    }
+    return name;
+  };
+  return async <T>(client: Queryable, sql: string, params: readonly unknown[]): Promise<T[]> => {
+    const name = naming && params.length <= MAX_NAMED_PARAMETERS ? nameOf(sql) : undefined;
+    if (name === undefined) return (await client.query(sql, [...params])).rows as T[];
+    try {
+      return (await client.query({ name, text: sql, values: [...params] })).rows as T[];
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== "string" || !STATEMENT_LOST.has(code)) throw error;
+      if (code === "0A000") {
+        generation++;
+        names.clear();
+      } else if (naming) {
+        naming = false;
+        logger.warn(
+          "the PostgreSQL connection does not keep prepared statements (a pooler in transaction mode?): running statements unnamed; set HINDSIGHT_DB_PREPARED_STATEMENTS=false to start so",
+          { code },
+        );
+      }
+      return (await client.query(sql, [...params])).rows as T[];
+    }
   };
 }
 
@@ -200,6 +274,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
     schemaOf.set(client, wanted);
     return client;
   };
+  const named = namedStatements(wanted, options.preparedStatements ?? true, options.logger);
   const inProcess = inProcessExclusive();
   // A session lock on a connection of its own, held while `fn` works on others.
   async function advisoryExclusive<T>(
@@ -248,7 +323,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
   };
   return {
     description,
-    query: (sql, params) => withClient((client) => executor(client).query(sql, params)),
+    query: (sql, params = []) => withClient((client) => named(client, sql, params)),
     exec: (sql) => withClient((client) => executor(client).exec(sql)),
     transaction: async (fn) => {
       const client = await checkout();
