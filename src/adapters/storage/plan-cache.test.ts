@@ -27,7 +27,7 @@ describe("recall's statements on PGlite", () => {
   let memory: MemoryService;
 
   beforeAll(async () => {
-    driver = await openPGlite({ dataDir: IN_MEMORY });
+    driver = await openPGlite({ dataDir: IN_MEMORY, logger: silentLogger });
     const embedder = createHashEmbedder();
     const storage = new SqlStorage(driver);
     await storage.admin.migrate(embedder);

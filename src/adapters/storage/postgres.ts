@@ -30,7 +30,7 @@ export interface PostgresOptions {
    * Statements outside transactions run prepared under a name on each connection, so the
    * server parses them once and can keep their plan (default true). A pooler that does not
    * keep them (PgBouncer before 1.21 in transaction mode) is noticed and they run unnamed
-   * from then on; false runs them unnamed from the start. See preparedStatements below.
+   * from then on; false runs them unnamed from the start. See namedStatements.
    */
   preparedStatements?: boolean | undefined;
   logger: Logger;
@@ -110,8 +110,10 @@ function namedStatements(schema: string, enabled: boolean, logger: Logger) {
     try {
       return (await client.query({ name, text: sql, values: [...params] })).rows as T[];
     } catch (error) {
-      const code = (error as { code?: unknown }).code;
+      const { code, message } = error as { code?: unknown; message?: unknown };
       if (typeof code !== "string" || !STATEMENT_LOST.has(code)) throw error;
+      // 0A000 is "feature not supported" in general; only the stale plan is about the name.
+      if (code === "0A000" && !String(message).includes("cached plan")) throw error;
       if (code === "0A000") {
         generation++;
         names.clear();
