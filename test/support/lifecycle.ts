@@ -40,9 +40,17 @@ export async function openLifecycleService(
   location: { databaseUrl?: string; dataDir: string },
   options: ServiceOptions = {},
 ): Promise<MemoryService> {
+  return serviceOn(await openStorage(location, options.logger ?? silentLogger), options);
+}
+
+/** The same service on storage the caller opened (and may query below the ports); migrated. */
+export async function serviceOn(
+  storage: Storage,
+  options: ServiceOptions = {},
+): Promise<MemoryService> {
   const logger = options.logger ?? silentLogger;
   const service = new MemoryService({
-    storage: (options.wrapStorage ?? ((storage) => storage))(await openStorage(location, logger)),
+    storage: (options.wrapStorage ?? ((storage) => storage))(storage),
     embedder: options.embedder ?? createHashEmbedder(),
     clock: options.clock ?? fixedClock(new Date("2025-01-01T00:00:00Z")),
     logger,

@@ -1,20 +1,17 @@
 /**
  * The statements a recall sends keep one plan on PGlite, where they are prepared once
- * (pglite-statements): PostgreSQL plans a prepared statement for its first five runs, then
+ * (adapters/storage/pglite-statements): PostgreSQL plans a prepared statement for its first five runs, then
  * keeps a plan for any values when that plan costs no more than the ones made for each run's.
  * A bound LIMIT or a bound array the planner could look into made every run look cheaper
  * planned on its own, so each recall paid ~0.9 ms of planning (docs/benchmarks.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_RANKING } from "../../core/recall/ranking.js";
-import { MemoryService } from "../../core/service.js";
-import { systemClock } from "../clock.js";
-import { createHashEmbedder } from "../embedders/hash.js";
-import { silentLogger } from "../logger.js";
-import { cl100k } from "../tokens.js";
-import type { SqlDriver } from "./executor.js";
-import { IN_MEMORY, openPGlite } from "./pglite.js";
-import { SqlStorage } from "./sql-storage.js";
+import { silentLogger } from "../src/adapters/logger.js";
+import type { SqlDriver } from "../src/adapters/storage/executor.js";
+import { IN_MEMORY, openPGlite } from "../src/adapters/storage/pglite.js";
+import { SqlStorage } from "../src/adapters/storage/sql-storage.js";
+import type { MemoryService } from "../src/core/service.js";
+import { serviceOn } from "./support/lifecycle.js";
 
 interface PlanCounts {
   statement: string;
@@ -28,18 +25,8 @@ describe("recall's statements on PGlite", () => {
 
   beforeAll(async () => {
     driver = await openPGlite({ dataDir: IN_MEMORY, logger: silentLogger });
-    const embedder = createHashEmbedder();
-    const storage = new SqlStorage(driver);
-    await storage.admin.migrate(embedder);
-    memory = new MemoryService({
-      storage,
-      embedder,
-      clock: systemClock,
-      logger: silentLogger,
-      ranking: DEFAULT_RANKING,
-      candidateLimit: 30,
-      tokens: cl100k,
-    });
+    // The service's recall on a driver this test can also ask for the session's statements.
+    memory = await serviceOn(new SqlStorage(driver));
     const topics = ["billing", "deploy", "gateway", "数据库", "certificates", "缓存", "invoices"];
     await memory.storeEpisodicBatch(
       Array.from({ length: 60 }, (_, i) => ({
