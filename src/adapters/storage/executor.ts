@@ -32,6 +32,22 @@ export function unplannedArray(param: string, type: string): string {
   return `(SELECT ${param}::${type}[])::${type}[]`;
 }
 
+/**
+ * A statement with more bound values than this (a batch insert of hundreds of rows) is one of
+ * a kind: the drivers run it unnamed rather than keep it prepared.
+ */
+export const MAX_PREPARED_PARAMETERS = 64;
+
+/**
+ * Whether the server refused a kept statement because a table's columns changed under it
+ * (0A000 "cached plan must not change result type"). The statement has not run; described
+ * again, it can. Other 0A000 errors ("feature not supported") are the statement's own.
+ */
+export function isStalePlan(error: unknown): boolean {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  return code === "0A000" && String(message).includes("cached plan");
+}
+
 /** pgvector's text input format. */
 export function toVectorLiteral(vector: Float32Array): string {
   return `[${vector.join(",")}]`;

@@ -17,6 +17,7 @@
  * types PostgreSQL describes, exactly as its `query` does.
  */
 import type { PGlite } from "@electric-sql/pglite";
+import { isStalePlan, MAX_PREPARED_PARAMETERS } from "./executor.js";
 
 type Protocol = typeof import("@electric-sql/pglite")["protocol"];
 type ParseType = typeof import("@electric-sql/pglite")["types"]["parseType"];
@@ -47,13 +48,6 @@ interface Described {
  * from a few dozen templates, and the filters a recall names make a few variants of each.
  */
 const MAX_PREPARED = 200;
-/**
- * A statement with more parameters than this (a batch insert of hundreds of rows) is one of a
- * kind: it is described and run unnamed, in two round trips, and not kept.
- */
-const MAX_PREPARED_PARAMS = 64;
-/** PostgreSQL's "cached plan must not change result type", after a table's columns changed. */
-const FEATURE_NOT_SUPPORTED = "0A000";
 
 function concat(parts: readonly Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
@@ -167,7 +161,8 @@ export function preparedQueries(
   ): Promise<T[]> => {
     // Outside a transaction PGlite syncs its files after the statement, as its query does.
     const sync = !inTransaction;
-    if (params.length > MAX_PREPARED_PARAMS)
+    // One of a kind: described and run unnamed, in two round trips, and not kept.
+    if (params.length > MAX_PREPARED_PARAMETERS)
       return execute<T>(await describe(sql, ""), params, sync);
     const statement = await named(sql);
     try {
@@ -175,7 +170,7 @@ export function preparedQueries(
     } catch (error) {
       // A column added or retyped under a kept statement: it is described again, and rerun
       // at once unless the failure has aborted the caller's transaction (its next one works).
-      if ((error as { code?: string }).code !== FEATURE_NOT_SUPPORTED) throw error;
+      if (!isStalePlan(error)) throw error;
       if (inTransaction) {
         prepared.delete(statement.sql);
         throw error;

@@ -6,7 +6,12 @@ import type { PoolClient, QueryConfig } from "pg";
 import type { Exclusive } from "../../core/lifecycle/ports.js";
 import type { Logger } from "../../core/ports.js";
 import { waitForPostgres } from "./connect-retry.js";
-import type { SqlDriver, SqlExecutor } from "./executor.js";
+import {
+  isStalePlan,
+  MAX_PREPARED_PARAMETERS,
+  type SqlDriver,
+  type SqlExecutor,
+} from "./executor.js";
 import { ADVISORY_KEY_SQL, inProcessExclusive } from "./job-lock.js";
 import { SEARCH_SETTINGS } from "./search-settings.js";
 
@@ -62,25 +67,17 @@ function executor(client: Queryable): SqlExecutor {
 }
 
 /**
- * Statements with more parameters than this (batch inserts, one of a kind each) are not
- * named: they would only fill every connection with statements run once.
- */
-const MAX_NAMED_PARAMETERS = 64;
-
-/**
  * How many statement texts get a name; later ones run unnamed. The service sends a few dozen
  * shapes; this bounds what each connection keeps if a caller builds statements of its own.
  */
 const MAX_NAMED_STATEMENTS = 500;
 
 /**
- * SQLSTATEs that mean a named statement is not where this connection left it, raised before
- * the statement ran: 26000, it does not exist (a pooler gave the next statement to another
- * server connection); 42P05, one of that name exists already (a pooler gave another client's
- * server connection to this one); 0A000, its result columns changed under it (a migration by
- * another process: "cached plan must not change result type").
+ * SQLSTATEs that mean a named statement is not on the server connection a pooler gave this
+ * statement, raised before it ran: 26000, it does not exist (another server connection);
+ * 42P05, one of that name exists already (another client's server connection).
  */
-const STATEMENT_LOST = new Set(["26000", "42P05", "0A000"]);
+const NAME_LOST = new Set(["26000", "42P05"]);
 
 /**
  * Runs statements prepared under a name derived from the schema and the text, so that the
@@ -105,18 +102,18 @@ function namedStatements(schema: string, enabled: boolean, logger: Logger) {
     return name;
   };
   return async <T>(client: Queryable, sql: string, params: readonly unknown[]): Promise<T[]> => {
-    const name = naming && params.length <= MAX_NAMED_PARAMETERS ? nameOf(sql) : undefined;
+    const name = naming && params.length <= MAX_PREPARED_PARAMETERS ? nameOf(sql) : undefined;
     if (name === undefined) return (await client.query(sql, [...params])).rows as T[];
     try {
       return (await client.query({ name, text: sql, values: [...params] })).rows as T[];
     } catch (error) {
-      const { code, message } = error as { code?: unknown; message?: unknown };
-      if (typeof code !== "string" || !STATEMENT_LOST.has(code)) throw error;
-      // 0A000 is "feature not supported" in general; only the stale plan is about the name.
-      if (code === "0A000" && !String(message).includes("cached plan")) throw error;
-      if (code === "0A000") {
+      const code = String((error as { code?: unknown }).code);
+      if (isStalePlan(error)) {
+        // Columns changed under it (another process migrated): named afresh from now on.
         generation++;
         names.clear();
+      } else if (!NAME_LOST.has(code)) {
+        throw error;
       } else if (naming) {
         naming = false;
         logger.warn(
