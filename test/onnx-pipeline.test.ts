@@ -12,7 +12,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 // @ts-expect-error plain JavaScript beside the worker, without declarations of its argument
-import { openOnnxPipeline } from "../src/adapters/embedders/onnx-pipeline.mjs";
+import { lengthBatches, openOnnxPipeline } from "../src/adapters/embedders/onnx-pipeline.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const MODELS = process.env.HINDSIGHT_TEST_MODELS_DIR || path.join(ROOT, ".cache", "models");
@@ -31,8 +31,21 @@ const TEXTS = [
 
 type Embed = (
   texts: string[],
-  options: { pooling: "mean" | "cls"; normalize: boolean },
+  options: { pooling: "mean" | "cls"; normalize: boolean; batchSize?: number },
 ) => Promise<{ vectors: Float32Array; width: number }>;
+
+describe("lengthBatches", () => {
+  const batches = lengthBatches as (lengths: number[], batchSize: number) => number[][];
+
+  it("groups texts of similar length, ties in their order, every position once", () => {
+    expect(batches([9, 2, 30, 2, 5, 40, 1], 3)).toEqual([[6, 1, 3], [4, 0, 2], [5]]);
+  });
+
+  it("keeps the order of texts that fit one batch", () => {
+    expect(batches([9, 2, 30], 3)).toEqual([[0, 1, 2]]);
+    expect(batches([], 3)).toEqual([]);
+  });
+});
 type Pipeline = (
   texts: string[],
   options: { pooling: "mean" | "cls"; normalize: boolean },
@@ -81,6 +94,24 @@ for (const { name, dtype, modelFile } of MODEL_FILES) {
         expect(worst).toBeLessThan(1e-6);
       });
     }
+
+    it("gives every text its own vector, in the order given, when run in batches by length", async () => {
+      const options = { pooling: "mean", normalize: true } as const;
+      // Shuffled so that batches of three regroup them: longest and shortest side by side.
+      const texts = [TEXTS[6]!, TEXTS[5]!, TEXTS[2]!, TEXTS[7]!, TEXTS[1]!, TEXTS[4]!, TEXTS[0]!];
+      const whole = await ours(texts, options);
+      const batched = await ours(texts, { ...options, batchSize: 3 });
+      expect(batched.width).toBe(whole.width);
+      expect(batched.vectors.length).toBe(texts.length * whole.width);
+      for (const [index, text] of texts.entries()) {
+        const alone = await ours([text], options);
+        const row = batched.vectors.subarray(index * whole.width, (index + 1) * whole.width);
+        let worst = 0;
+        for (let i = 0; i < row.length; i++)
+          worst = Math.max(worst, Math.abs(row[i]! - alone.vectors[i]!));
+        expect(worst, text.slice(0, 40)).toBeLessThan(1e-5);
+      }
+    });
 
     it("gives a text the same vector alone as in a padded batch", async () => {
       const options = { pooling: "mean", normalize: true } as const;

@@ -22,17 +22,16 @@ function tokenName(value) {
 }
 
 /**
- * The pipeline's tokenizer step for a batch: ids and attention mask, each text truncated to
- * the model's maximum length and the batch padded on the right to its longest, as
- * PreTrainedTokenizer does with `padding: true, truncation: true`.
+ * The pipeline's tokenizer step for one batch of encoded texts: ids and attention mask, each
+ * text truncated to the model's maximum length and the batch padded on the right to its
+ * longest, as PreTrainedTokenizer does with `padding: true, truncation: true`.
  */
-function encodeBatch(tokenizer, texts, padId, modelMaxLength) {
-  const encoded = texts.map((text) => tokenizer.encode(text, { add_special_tokens: true }));
+function padBatch(encoded, padId, modelMaxLength) {
   let longest = 0;
   for (const { ids } of encoded) longest = Math.max(longest, ids.length);
   const width = Math.min(longest, modelMaxLength);
-  const ids = new BigInt64Array(texts.length * width).fill(BigInt(padId));
-  const mask = new BigInt64Array(texts.length * width);
+  const ids = new BigInt64Array(encoded.length * width).fill(BigInt(padId));
+  const mask = new BigInt64Array(encoded.length * width);
   encoded.forEach((item, row) => {
     const length = Math.min(item.ids.length, width);
     for (let column = 0; column < length; column++) {
@@ -41,6 +40,26 @@ function encodeBatch(tokenizer, texts, padId, modelMaxLength) {
     }
   });
   return { ids, mask, width };
+}
+
+/**
+ * The texts' positions grouped into batches of `batchSize` texts of similar length. A batch is
+ * padded to its longest text and attention grows with the square of that width, so a batch
+ * of texts in the order given — a one-word reply beside a paragraph — spends most of its work
+ * on padding: on conversation turns, batches in length order embedded 1.7-1.8× as many texts
+ * a second (docs/benchmarks.md). Texts that fit one batch stay in their order (nothing to
+ * gain); ties keep it too, so the batches are the same for the same texts on every run.
+ */
+export function lengthBatches(lengths, batchSize) {
+  const positions = lengths.map((_, index) => index);
+  if (lengths.length > batchSize) {
+    positions.sort((a, b) => lengths[a] - lengths[b] || a - b);
+  }
+  const batches = [];
+  for (let start = 0; start < positions.length; start += batchSize) {
+    batches.push(positions.slice(start, start + batchSize));
+  }
+  return batches;
 }
 
 /**
@@ -72,8 +91,8 @@ function poolRow(hidden, mask, row, width, dims, pooling, normalize, out, outOff
 
 /**
  * Opens a local model directory: its ONNX graph (`modelFile`, relative to the directory) and
- * its tokenizer. Returns `embed(texts, { pooling, normalize })` giving one Float32Array of
- * `texts.length × width` and the width.
+ * its tokenizer. Returns `embed(texts, { pooling, normalize, batchSize })` giving one
+ * Float32Array of `texts.length × width` and the width.
  */
 export async function openOnnxPipeline(
   modelDir,
@@ -104,9 +123,9 @@ export async function openOnnxPipeline(
     ? "last_hidden_state"
     : session.outputNames[0];
 
-  return async function embed(texts, { pooling = "mean", normalize = true } = {}) {
-    const { ids, mask, width } = encodeBatch(tokenizer, texts, padId, modelMaxLength);
-    const shape = [texts.length, width];
+  const run = async (batch) => {
+    const { ids, mask, width } = padBatch(batch, padId, modelMaxLength);
+    const shape = [batch.length, width];
     const feeds = {};
     for (const name of session.inputNames) {
       if (name === "input_ids") feeds[name] = new ort.Tensor("int64", ids, shape);
@@ -118,13 +137,44 @@ export async function openOnnxPipeline(
     }
     const hidden = (await session.run(feeds))[output];
     const [rows, tokens, dims] = hidden.dims;
-    if (rows !== texts.length || tokens !== width || dims === undefined) {
-      throw new Error(`returned shape [${hidden.dims.join(", ")}] for ${texts.length} texts`);
+    if (rows !== batch.length || tokens !== width || dims === undefined) {
+      throw new Error(`returned shape [${hidden.dims.join(", ")}] for ${batch.length} texts`);
     }
-    const vectors = new Float32Array(rows * dims);
-    for (let row = 0; row < rows; row++) {
-      poolRow(hidden.data, mask, row, width, dims, pooling, normalize, vectors, row * dims);
+    return { hidden: hidden.data, mask, width, dims };
+  };
+
+  /**
+   * Every text's vector, in the order given, in one Float32Array; the model runs on at most
+   * `batchSize` texts at a time, grouped by length (`lengthBatches`).
+   */
+  return async function embed(
+    texts,
+    { pooling = "mean", normalize = true, batchSize = texts.length } = {},
+  ) {
+    const encoded = texts.map((text) => tokenizer.encode(text, { add_special_tokens: true }));
+    const lengths = encoded.map(({ ids }) => Math.min(ids.length, modelMaxLength));
+    let vectors = new Float32Array(0);
+    let width = 0;
+    for (const positions of lengthBatches(lengths, Math.max(1, batchSize))) {
+      const batch = await run(positions.map((position) => encoded[position]));
+      if (width === 0) {
+        width = batch.dims;
+        vectors = new Float32Array(texts.length * width);
+      }
+      positions.forEach((position, row) => {
+        poolRow(
+          batch.hidden,
+          batch.mask,
+          row,
+          batch.width,
+          width,
+          pooling,
+          normalize,
+          vectors,
+          position * width,
+        );
+      });
     }
-    return { vectors, width: dims };
+    return { vectors, width };
   };
 }
