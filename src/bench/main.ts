@@ -40,10 +40,13 @@ import { cl100k } from "../adapters/tokens.js";
 import { embeddingWith } from "../core/embed.js";
 import type { Embedder } from "../core/ports.js";
 import { DEFAULT_RANKING } from "../core/recall/ranking.js";
+import { searchText } from "../core/recall/search-text.js";
 import { MemoryService } from "../core/service.js";
+import type { ExportedEpisodic } from "../core/transfer/format.js";
+import { importBatches } from "../core/transfer/transfer.js";
 import { cachingEmbedder } from "../eval/embedding-cache.js";
 import { benchCli, type CliBench, type CliCase } from "./cli.js";
-import { generateMemory, generateQuery, random } from "./corpus.js";
+import { type BenchMemory, generateMemory, generateQuery, random } from "./corpus.js";
 import { type Percentiles, percentiles } from "./stats.js";
 
 interface BenchResult {
@@ -72,6 +75,10 @@ interface Ingest {
   embedder_per_s: number;
   /** store ÷ embedder: 1 would mean storing costs nothing beyond the embedding. */
   ratio: number;
+  /** `hindsight import` of as many fresh exported memories without vectors, same batch size. */
+  import_per_s: number;
+  /** import ÷ embedder. */
+  import_ratio: number;
 }
 
 const { values } = parseArgs({
@@ -233,9 +240,41 @@ async function measureInsertFloor(driver: SqlDriver, vectors: Float32Array[]): P
   return perSecond;
 }
 
+/** A generated memory as an export line without its vector, as `hindsight import` reads it. */
+function exportedEpisode(item: BenchMemory, index: number): ExportedEpisodic {
+  return {
+    kind: "memory",
+    layer: "episodic",
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`,
+    occurred_at: item.occurred_at,
+    recorded_at: item.occurred_at,
+    task_type: item.task_type,
+    summary: item.summary,
+    outcome: item.outcome,
+    last_accessed_at: null,
+    consolidated_at: null,
+    metadata: {},
+    tags: item.tags,
+    source: null,
+    subject: null,
+    user_id: null,
+    agent_id: null,
+    session_id: null,
+    confidence: 1,
+    access_count: 0,
+    decay_score: 1,
+    status: "active",
+    search_text: searchText([item.task_type, item.summary, ...item.tags]),
+    history: [],
+    scored_at: null,
+    decay_archived_at: null,
+  };
+}
+
 /**
- * Cold ingest, as an import pays it: fresh memories whose vectors no cache holds, stored in
- * import-sized batches, against the embedder alone on as many other fresh texts.
+ * Cold ingest: fresh memories whose vectors no cache holds, stored in import-sized batches
+ * (storeEpisodicBatch, then `hindsight import`'s way: importBatches over export lines without
+ * vectors), against the embedder alone on as many other fresh texts.
  */
 async function measureIngest(
   memory: MemoryService,
@@ -252,14 +291,25 @@ async function measureIngest(
   for (let start = 0; start < items; start += batch) {
     storeMs += (await timed(() => memory.storeEpisodicBatch(fresh.slice(start, start + batch))))[1];
   }
+  const exported = Array.from({ length: items }, (_, i) =>
+    exportedEpisode(generateMemory(next, 95_000_000 + i), 95_000_000 + i),
+  );
+  const batches = Array.from({ length: Math.ceil(items / batch) }, (_, i) => ({
+    records: exported.slice(i * batch, (i + 1) * batch),
+  }));
+  const [imported, importMs] = await timed(() => importBatches(memory, batches));
+  if (imported.imported !== items) throw new Error(`imported ${imported.imported} of ${items}`);
   const store_per_s = Math.round((items / storeMs) * 1000);
   const embedder_per_s = Math.round((items / embedMs) * 1000);
+  const import_per_s = Math.round((items / importMs) * 1000);
   return {
     items,
     batch,
     store_per_s,
     embedder_per_s,
     ratio: Math.round((store_per_s / embedder_per_s) * 100) / 100,
+    import_per_s,
+    import_ratio: Math.round((import_per_s / embedder_per_s) * 100) / 100,
   };
 }
 
@@ -423,7 +473,7 @@ if (values.json) {
           ? `  through serve p50 ${r.serve_recall_ms.p50} p99 ${r.serve_recall_ms.p99} ms`
           : "") +
         (r.ingest
-          ? `  cold ingest ${r.ingest.store_per_s}/s vs embedder ${r.ingest.embedder_per_s}/s (${r.ingest.ratio}×)`
+          ? `  cold ingest ${r.ingest.store_per_s}/s, import ${r.ingest.import_per_s}/s vs embedder ${r.ingest.embedder_per_s}/s (${r.ingest.ratio}×, ${r.ingest.import_ratio}×)`
           : "") +
         `  [${r.embedder}]\n`,
     );

@@ -5,6 +5,7 @@
  * thin translators over these methods.
  */
 import type { AuditEntry } from "./audit.js";
+import { Turns } from "./concurrency.js";
 import { embedChecked } from "./embed.js";
 import { ErrorCode, HindsightError } from "./errors.js";
 import {
@@ -111,6 +112,8 @@ export class MemoryService implements MemoryApi {
   private readonly lifecycle: Lifecycle;
   private readonly shared: SharedMemory;
   private readonly working: WorkingMemory | undefined;
+  /** Imports write one at a time, in the order asked (transfer/importMemories). */
+  private readonly importWrites = new Turns();
 
   constructor(options: MemoryServiceOptions) {
     const { storage, clock, logger, llm } = options;
@@ -256,6 +259,7 @@ export class MemoryService implements MemoryApi {
       embedder: this.embedder,
       embed: (texts) => this.embed(texts),
       now: () => this.options.clock.now(),
+      writes: this.importWrites,
     };
   }
 

@@ -16,8 +16,7 @@ import {
   fromForeign,
 } from "../../core/transfer/foreign.js";
 import { ExportHeader, type ExportRecord } from "../../core/transfer/format.js";
-import type { ImportResult } from "../../core/transfer/transfer.js";
-import { parseRecord, TRANSFER_LIMITS } from "../../core/transfer/transfer.js";
+import { importBatches, parseRecord, TRANSFER_LIMITS } from "../../core/transfer/transfer.js";
 import { validate } from "../../core/validate.js";
 import { createProgress } from "../../eval/progress.js";
 import { type GlobalFlags, logLevel, withHindsight } from "../context.js";
@@ -189,16 +188,18 @@ export function registerTransfer(program: Command): void {
           total: records.length,
           enabled: logLevel(flags) !== "silent",
         });
-        const total: ImportResult = { imported: 0, skipped: 0, embedded: 0, groups: 0, trust: 0 };
-        for (let start = 0; start < records.length; start += size) {
-          const batch = records.slice(start, start + size);
-          const result = await memory.importMemories({
-            records: batch,
-            ...(header ? { embedder: header.embedder } : {}),
-          });
-          for (const key of Object.keys(total) as (keyof ImportResult)[]) total[key] += result[key];
-          progress.tick(batch.length);
-        }
+        const batches = function* () {
+          for (let start = 0; start < records.length; start += size) {
+            yield {
+              records: records.slice(start, start + size),
+              ...(header ? { embedder: header.embedder } : {}),
+            };
+          }
+        };
+        // The next batch is embedded while this one is written (importBatches).
+        const total = await importBatches(memory, batches(), (_, batch) =>
+          progress.tick(batch.records.length),
+        );
         progress.done();
         printResult(
           total,

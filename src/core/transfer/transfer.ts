@@ -5,6 +5,7 @@
  * are computed again with this store's.
  */
 import { z } from "zod";
+import type { Turns } from "../concurrency.js";
 import { decodeCursor, encodeCursor } from "../cursor.js";
 import { ErrorCode, HindsightError, invalidInput } from "../errors.js";
 import { embeddingText } from "../memories/embedding-text.js";
@@ -74,6 +75,12 @@ export interface TransferDeps {
   embedder: Pick<Embedder, "id" | "dimensions">;
   embed(texts: string[]): Promise<Float32Array[]>;
   now(): Date;
+  /**
+   * The order imports write in: the order they were called. A batch may be checked and
+   * embedded while the one before it is written, but never written beside it — a link
+   * between two batches is restored only when one side is already committed.
+   */
+  writes?: Turns;
 }
 
 const UUID = z.uuid();
@@ -130,7 +137,35 @@ export function parseRecord(value: unknown, where: string): ExportRecord {
   }
 }
 
+/**
+ * Writes a batch of exported records. Batches asked for one after another are written in that
+ * order, one at a time (`TransferDeps.writes`), but each is checked and embedded as soon as it
+ * is asked for: with the next batch asked for before this one returns (`importBatches`), the
+ * model embeds it while the store writes this one.
+ */
 export async function importMemories(deps: TransferDeps, input: unknown): Promise<ImportResult> {
+  // Taken before anything is awaited, so the turn is the caller's order.
+  const turn = deps.writes?.take();
+  try {
+    const prepared = await prepareImport(deps, input);
+    await turn?.ready;
+    const counts = await deps.transfer.importRecords(
+      prepared.imported,
+      prepared.groups,
+      prepared.trust,
+    );
+    return {
+      ...counts,
+      skipped: counts.skipped + prepared.alreadyStored,
+      embedded: prepared.embedded,
+    };
+  } finally {
+    turn?.done();
+  }
+}
+
+/** The records checked, and the memories not stored yet with their vectors. */
+async function prepareImport(deps: TransferDeps, input: unknown) {
   const request = validate(ImportInput, input);
   const records = request.records.map((record, index) => parseRecord(record, `records[${index}]`));
   const memories = records.filter((record): record is ExportedMemory => record.kind === "memory");
@@ -158,6 +193,40 @@ export async function importMemories(deps: TransferDeps, input: unknown): Promis
   const imported: ImportedMemory[] = memories
     .filter((memory) => !stored.has(memory.id))
     .map((memory) => ({ ...memory, embedding: computed.get(memory) ?? memory.embedding! }));
-  const counts = await deps.transfer.importRecords(imported, groups, trust);
-  return { ...counts, skipped: counts.skipped + stored.size, embedded: missing.length };
+  return { imported, groups, trust, alreadyStored: stored.size, embedded: missing.length };
+}
+
+/**
+ * Imports batches in order with the next one already asked for, so that the store writes one
+ * batch while the model embeds the next (`importMemories` keeps the writes in order). At the
+ * first failure the batch in flight is let finish, then the error is thrown: batches after
+ * it are not asked for.
+ */
+export async function importBatches(
+  memory: { importMemories(input: unknown): Promise<ImportResult> },
+  batches: Iterable<ImportInput>,
+  onBatch: (result: ImportResult, batch: ImportInput) => void = () => {},
+): Promise<ImportResult> {
+  const total: ImportResult = { imported: 0, skipped: 0, embedded: 0, groups: 0, trust: 0 };
+  const add = (result: ImportResult, batch: ImportInput) => {
+    for (const key of Object.keys(total) as (keyof ImportResult)[]) total[key] += result[key];
+    onBatch(result, batch);
+  };
+  let inFlight: { batch: ImportInput; result: Promise<ImportResult> } | undefined;
+  for (const batch of batches) {
+    const next = { batch, result: memory.importMemories(batch) };
+    // Awaited below (or settled on the way out): never an unhandled rejection meanwhile.
+    next.result.catch(() => undefined);
+    if (inFlight) {
+      try {
+        add(await inFlight.result, inFlight.batch);
+      } catch (error) {
+        await next.result.catch(() => undefined);
+        throw error;
+      }
+    }
+    inFlight = next;
+  }
+  if (inFlight) add(await inFlight.result, inFlight.batch);
+  return total;
 }
