@@ -219,6 +219,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const fusion = env.HINDSIGHT_RECALL_FUSION;
   const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
   const keywordTrustAt = number(env, "HINDSIGHT_RECALL_KEYWORD_TRUST_AT");
+  const askingWeight = number(env, "HINDSIGHT_RECALL_ASKING_WEIGHT");
   const weights = recallWeights(env);
   const lifecycle = lifecycleFromEnv(env);
   const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
@@ -242,6 +243,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     !fusion &&
     feedbackWeight === undefined &&
     keywordTrustAt === undefined &&
+    askingWeight === undefined &&
     !weights
       ? {}
       : {
@@ -251,6 +253,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
             ...(fusion ? { fusion: fusion as "weighted" | "rrf" } : {}),
             ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
             ...(keywordTrustAt === undefined ? {} : { keywordTrustAt }),
+            ...(askingWeight === undefined ? {} : { askingWeight }),
           },
         }),
   };

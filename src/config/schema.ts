@@ -253,6 +253,7 @@ export const HindsightConfig = z.strictObject({
           partial: Weight.default(DEFAULT_RANKING.outcomeWeights.partial),
         })
         .default(DEFAULT_RANKING.outcomeWeights),
+      askingWeight: Weight.default(DEFAULT_RANKING.askingWeight),
       bm25: z
         .strictObject({
           k1: z.number().min(0).max(10).default(DEFAULT_RANKING.bm25.k1),
@@ -279,6 +280,7 @@ export const HindsightConfig = z.strictObject({
       keywordTrustAt: DEFAULT_RANKING.keywordTrustAt,
       rrfK: DEFAULT_RANKING.rrfK,
       outcomeWeights: DEFAULT_RANKING.outcomeWeights,
+      askingWeight: DEFAULT_RANKING.askingWeight,
       weights: DEFAULT_RANKING.weights,
     }),
   lifecycle: LifecycleConfig.prefault({}),

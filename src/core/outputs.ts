@@ -105,6 +105,9 @@ export const ScoreExplanationOutput = z
     freshness: z.number(),
     frequency: z.number(),
     outcome_weight: z.number(),
+    asking_weight: z
+      .number()
+      .describe("Weight of a memory whose own text ends with a question (1: it does not)."),
     time_match: z.number(),
     vector_coverage: z
       .number()

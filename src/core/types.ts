@@ -92,6 +92,8 @@ export interface ScoreExplanation {
   /** min(access_count / 10, 1). */
   frequency: number;
   outcome_weight: number;
+  /** `askingWeight` when the memory's own text ends with a question, else 1. */
+  asking_weight: number;
   /** 1 inside a period the query names, decaying outside it; 0 when it names none. */
   time_match: number;
   /**

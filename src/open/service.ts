@@ -81,6 +81,7 @@ export async function openService(
       fusion: config.recall.fusion,
       rrfK: config.recall.rrfK,
       outcomeWeights: config.recall.outcomeWeights,
+      askingWeight: config.recall.askingWeight,
       timeWeight: config.recall.timeWeight,
       feedbackWeight: config.recall.feedbackWeight,
       keywordTrustAt: config.recall.keywordTrustAt,

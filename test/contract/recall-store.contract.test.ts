@@ -65,7 +65,50 @@ describe.each(BACKENDS)("recall store contract on $name", (backend) => {
         event_time: target.occurred_at,
         access_count: 0,
         outcome: "partial",
+        asks: false,
       });
+    });
+
+    it("says which memories end with a question, in either script, by their own text", async () => {
+      const task_type = unique("asks");
+      const word = rareWord();
+      const [term] = queryTerms(word);
+      const episodes = {
+        asks: newEpisodic({ task_type, summary: `Loved the ${word} demo! What made you try it?` }),
+        asksInChinese: newEpisodic({ task_type, summary: `${word} 的演示你看了吗？\n` }),
+        tells: newEpisodic({
+          task_type,
+          summary: `Why the ${word} demo failed: the port was taken`,
+        }),
+      };
+      const facts = {
+        asks: newSemantic({ task_type, key_text: `${word} owner`, value_text: "Who owns it now?" }),
+        tells: newSemantic({
+          task_type,
+          key_text: `${word} owner?`,
+          value_text: "the platform team",
+        }),
+      };
+      await store.storage.memories.insertEpisodic(Object.values(episodes));
+      for (const fact of Object.values(facts)) await store.storage.knowledge.insertSemantic(fact);
+      const query = {
+        embedding: episodes.tells.embedding,
+        keywords: [term!],
+        filter: { task_type, include_archived: false },
+        limit: 10,
+      };
+      const [episodic, semantic] = await store.storage.recall.findCandidateSets([
+        { ...query, layer: "episodic" },
+        { ...query, layer: "semantic" },
+      ]);
+      const asking = (set: typeof episodic) =>
+        Object.fromEntries(set!.candidates.map((c) => [c.id, c.asks]));
+      expect(asking(episodic)).toEqual({
+        [episodes.asks.id]: true,
+        [episodes.asksInChinese.id]: true,
+        [episodes.tells.id]: false,
+      });
+      expect(asking(semantic)).toEqual({ [facts.asks.id]: true, [facts.tells.id]: false });
     });
 
     it("adds memories sharing a selective query word, and the corpus statistics of the words", async () => {

@@ -80,8 +80,10 @@ const GATHERED_TERMS = 8;
 function branchColumns(layer: MemoryLayer, vector: string): string {
   const eventTime = layer === "episodic" ? "m.occurred_at" : "m.updated_at";
   const outcome = layer === "episodic" ? "m.outcome" : "NULL::text";
+  const own = layer === "episodic" ? "m.summary" : "m.value_text";
   return `m.id, m.search_text, ${eventTime} AS event_time, ${outcome} AS outcome,
-    1 - (m.embedding <=> ${vector}) AS vector_similarity`;
+    1 - (m.embedding <=> ${vector}) AS vector_similarity,
+    right(rtrim(${own}, E' \\t\\r\\n'), 1) IN ('?', '？') AS asks`;
 }
 
 /** The keyword branches of part `n`, returning `columns` and each memory's terms. */
@@ -119,6 +121,7 @@ interface CandidateRow {
   access_count: number;
   outcome: Outcome | null;
   vector_similarity: number;
+  asks: boolean;
   documents: number;
   tokens: number;
   df: Record<string, number> | null;
@@ -174,7 +177,7 @@ function part(
      )`;
   const select = `SELECT ${n} AS part, m.id, m.search_text,
             ${query.layer === "episodic" ? "m.event_time" : "COALESCE(u.last_accessed_at, m.event_time)"} AS event_time,
-            m.outcome, COALESCE(u.access_count, 0) AS access_count, m.vector_similarity,
+            m.outcome, COALESCE(u.access_count, 0) AS access_count, m.vector_similarity, m.asks,
             s.documents::float8 AS documents, s.tokens::float8 AS tokens,
             -- The query words' document frequencies, once: not copied into every row.
             CASE WHEN row_number() OVER () = 1
@@ -223,6 +226,7 @@ export async function findCandidateSets(
         access_count: row.access_count,
         outcome: row.outcome,
         vector_similarity: Number(row.vector_similarity),
+        asks: row.asks === true,
       }),
     );
     return { candidates, corpus };

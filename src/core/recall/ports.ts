@@ -46,6 +46,11 @@ export interface Candidate {
   access_count: number;
   /** Episodic memories only. */
   outcome: Outcome | null;
+  /**
+   * Whether the memory's own text ends with a question (`?` or `？`): an episode's summary, a
+   * fact's value. Ranking weighs it with `RankingOptions.askingWeight`.
+   */
+  asks: boolean;
 }
 
 export interface RecallStore {

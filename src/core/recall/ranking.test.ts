@@ -28,6 +28,7 @@ function candidate(
     event_time: now,
     access_count: 0,
     outcome: "success",
+    asks: false,
     ...overrides,
   };
 }
@@ -150,6 +151,31 @@ describe("fusion and outcomes", () => {
     const score = (id: string) => results.find((r) => r.id === id)!.score;
     expect(score("failure")).toBeCloseTo(score("success"), 10);
     expect(score("partial")).toBeCloseTo(score("success") * 0.9, 10);
+  });
+
+  it("weighs a memory that ends with a question below the statement it repeats, and says so", () => {
+    const results = rankCandidates(
+      [
+        candidate("asks", 0.7, "deploy failed", { asks: true }),
+        candidate("tells", 0.7, "deploy failed"),
+      ],
+      ["deploy", "failed"],
+      now,
+      10,
+    );
+    expect(results.map((r) => r.id)).toEqual(["tells", "asks"]);
+    const [tells, asks] = results;
+    expect(asks!.score).toBeCloseTo(tells!.score * DEFAULT_RANKING.askingWeight, 10);
+    expect(asks!.explanation.asking_weight).toBe(DEFAULT_RANKING.askingWeight);
+    expect(tells!.explanation.asking_weight).toBe(1);
+    const level = rankCandidates(
+      [candidate("asks", 0.7, "deploy failed", { asks: true })],
+      ["deploy", "failed"],
+      now,
+      10,
+      { ...DEFAULT_RANKING, askingWeight: 1 },
+    );
+    expect(level[0]!.score).toBeCloseTo(tells!.score, 10);
   });
 
   it("fuses by reciprocal rank, scaled so that first on every signal would be 1", () => {

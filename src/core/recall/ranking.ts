@@ -24,6 +24,10 @@
  *
  * Outcome weights multiply the score: by default failures weigh as much as successes — a
  * failure is the lesson an agent most needs to recall — and partial outcomes slightly less.
+ * A memory whose own text ends with a question weighs `askingWeight` (0.8): it repeats the
+ * words of what is asked without holding the answer — a turn that hands a conversation over
+ * ("What made you try pottery?") shares the query's words, the reply holds what was meant
+ * (docs/evaluation.md).
  * The floor applies to the fused score, after fusion, so a memory found only by keyword can win.
  */
 import { isStopWord } from "../../text/stop-words.js";
@@ -65,6 +69,8 @@ export interface RankingOptions {
   /** Reciprocal-rank fusion's k: larger values flatten the advantage of the top ranks. */
   rrfK: number;
   outcomeWeights: Record<Outcome, number>;
+  /** Multiplies the score of a memory whose own text ends with a question (1: no effect). */
+  askingWeight: number;
   /** Fused scores below this are dropped: nothing is better than noise. */
   floor: number;
   /** Age at which freshness has halved. */
@@ -111,6 +117,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   fusion: "weighted",
   rrfK: 60,
   outcomeWeights: { success: 1, failure: 1, partial: 0.9 },
+  askingWeight: 0.8,
   floor: 0.1,
   freshnessHalfLifeDays: 30,
   timeWeight: 0.3,
@@ -328,6 +335,8 @@ function scorePool(
   const ranked: RankedCandidate[] = [];
   pool.forEach(({ entry: { candidate }, raw, feedback }, index) => {
     const outcomeWeight = candidate.outcome ? options.outcomeWeights[candidate.outcome] : 1;
+    const askingWeight = candidate.asks ? options.askingWeight : 1;
+    const weight = outcomeWeight * askingWeight;
     // Only episodes have an event time a query's period can refer to.
     const matched =
       candidate.layer === "episodic" ? timeMatch(candidate.event_time, timeWindows) : 0;
@@ -338,7 +347,7 @@ function scorePool(
       options.timeWeight *
       matched *
       (options.timeAlone === false ? relevanceOf(raw, options.weights) : 1);
-    const weighted = scale({ ...weightedSignals(raw, options.weights), time }, outcomeWeight);
+    const weighted = scale({ ...weightedSignals(raw, options.weights), time }, weight);
     if (sum(weighted) < options.floor) return;
     const ranks = {
       vector: signalRanks.vector[index]!,
@@ -348,7 +357,7 @@ function scorePool(
     };
     const signals =
       options.fusion === "rrf"
-        ? scale({ ...rrfSignals(ranks, raw, options), time }, outcomeWeight)
+        ? scale({ ...rrfSignals(ranks, raw, options), time }, weight)
         : weighted;
     ranked.push({
       layer: candidate.layer,
@@ -363,6 +372,7 @@ function scorePool(
         freshness: raw.freshness,
         frequency: raw.frequency,
         outcome_weight: outcomeWeight,
+        asking_weight: askingWeight,
         time_match: matched,
         vector_coverage: options.vectorCoverage ?? 1,
         keyword_trust: trust,

@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { DEFAULT_RANKING } from "../core/recall/ranking.js";
+import { parseConfig } from "../open/parse-config.js";
+import { configFromEnv } from "./env.js";
+
+const recall = (variables: Record<string, string>) =>
+  parseConfig(configFromEnv({ HINDSIGHT_DATA_DIR: "memory://", ...variables })).recall;
+
+describe("ranking settings from the environment", () => {
+  it("reads the weight of a memory ending with a question, the default when unset", () => {
+    expect(recall({}).askingWeight).toBe(DEFAULT_RANKING.askingWeight);
+    expect(recall({ HINDSIGHT_RECALL_ASKING_WEIGHT: "1" }).askingWeight).toBe(1);
+    expect(recall({ HINDSIGHT_RECALL_ASKING_WEIGHT: "0.5" })).toMatchObject({
+      askingWeight: 0.5,
+      feedbackWeight: DEFAULT_RANKING.feedbackWeight,
+    });
+  });
+
+  it("refuses a weight outside 0..1, naming the setting", () => {
+    expect(() => recall({ HINDSIGHT_RECALL_ASKING_WEIGHT: "1.5" })).toThrow(/askingWeight/);
+  });
+});
