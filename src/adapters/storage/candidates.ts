@@ -82,8 +82,7 @@ function branchColumns(layer: MemoryLayer, vector: string): string {
   const outcome = layer === "episodic" ? "m.outcome" : "NULL::text";
   const own = layer === "episodic" ? "m.summary" : "m.value_text";
   return `m.id, m.search_text, ${eventTime} AS event_time, ${outcome} AS outcome,
-    1 - (m.embedding <=> ${vector}) AS vector_similarity,
-    right(rtrim(${own}, E' \\t\\r\\n'), 1) IN ('?', '？') AS asks`;
+    1 - (m.embedding <=> ${vector}) AS vector_similarity, ${own} AS own_text`;
 }
 
 /** The keyword branches of part `n`, returning `columns` and each memory's terms. */
@@ -177,7 +176,9 @@ function part(
      )`;
   const select = `SELECT ${n} AS part, m.id, m.search_text,
             ${query.layer === "episodic" ? "m.event_time" : "COALESCE(u.last_accessed_at, m.event_time)"} AS event_time,
-            m.outcome, COALESCE(u.access_count, 0) AS access_count, m.vector_similarity, m.asks,
+            m.outcome, COALESCE(u.access_count, 0) AS access_count, m.vector_similarity,
+            -- Once per candidate, not in every branch row (a keyword branch reads up to ${GATHERED_TERMS}× the limit).
+            right(rtrim(m.own_text, E' \\t\\r\\n'), 1) IN ('?', '？') AS asks,
             s.documents::float8 AS documents, s.tokens::float8 AS tokens,
             -- The query words' document frequencies, once: not copied into every row.
             CASE WHEN row_number() OVER () = 1
