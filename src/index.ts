@@ -94,6 +94,7 @@ export {
   type TrustLevel,
 } from "./core/sharing/types.js";
 export type { SummaryResult } from "./core/summarize/summarize-memories.js";
+export { type ImportResult, importBatches } from "./core/transfer/transfer.js";
 export {
   type EpisodicMemory,
   type ForgetResult,

@@ -12,6 +12,7 @@ import {
   createHashEmbedder,
   createHindsight,
   type Hindsight,
+  importBatches,
   isHindsightError,
 } from "../src/index.js";
 
@@ -68,6 +69,39 @@ describe("the library", () => {
     expect(results[0]!.layer === "episodic" && results[0]!.occurred_at).toEqual(
       new Date("2026-11-30T10:00:00Z"),
     );
+  });
+
+  it("moves a store to another with importBatches, batch by batch, keeping the ids", async () => {
+    await memory.storeEpisodicBatch(
+      [
+        "Rotated the TLS certificates",
+        "Raised the API rate limit",
+        "Fixed the flaky login test",
+      ].map((summary) => ({ task_type: "ops", summary, outcome: "success" as const })),
+    );
+    const page = await memory.exportMemories({ limit: 1000 });
+    const other = await createHindsight(
+      { dataDir: "memory://" },
+      { embedder: createHashEmbedder() },
+    );
+    try {
+      const sizes: number[] = [];
+      const batches = [0, 2, 4].map((start) => ({
+        records: page.records.slice(start, start + 2),
+        embedder: page.header.embedder,
+      }));
+      const total = await importBatches(other, batches, (_, batch) =>
+        sizes.push(batch.records.length),
+      );
+      expect(total.imported).toBe(page.records.length);
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(page.records.length);
+      const moved = await other.list({ limit: 100 });
+      expect(moved.memories.map((m) => m.id).sort()).toEqual(
+        page.records.map((r) => (r as { id: string }).id).sort(),
+      );
+    } finally {
+      await other.close();
+    }
   });
 
   it("does not compile with a wrong field, and refuses it at run time naming the field", async () => {
