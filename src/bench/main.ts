@@ -40,13 +40,12 @@ import { cl100k } from "../adapters/tokens.js";
 import { embeddingWith } from "../core/embed.js";
 import type { Embedder } from "../core/ports.js";
 import { DEFAULT_RANKING } from "../core/recall/ranking.js";
-import { searchText } from "../core/recall/search-text.js";
 import { MemoryService } from "../core/service.js";
-import type { ExportedEpisodic } from "../core/transfer/format.js";
+import { newEpisodeRecord } from "../core/transfer/format.js";
 import { importBatches } from "../core/transfer/transfer.js";
 import { cachingEmbedder } from "../eval/embedding-cache.js";
 import { benchCli, type CliBench, type CliCase } from "./cli.js";
-import { type BenchMemory, generateMemory, generateQuery, random } from "./corpus.js";
+import { generateMemory, generateQuery, random } from "./corpus.js";
 import { type Percentiles, percentiles } from "./stats.js";
 
 interface BenchResult {
@@ -243,37 +242,6 @@ async function measureInsertFloor(driver: SqlDriver, vectors: Float32Array[]): P
   return perSecond;
 }
 
-/** A generated memory as an export line without its vector, as `hindsight import` reads it. */
-function exportedEpisode(item: BenchMemory, index: number): ExportedEpisodic {
-  return {
-    kind: "memory",
-    layer: "episodic",
-    id: `00000000-0000-4000-8000-${String(index).padStart(12, "0")}`,
-    occurred_at: item.occurred_at,
-    recorded_at: item.occurred_at,
-    task_type: item.task_type,
-    summary: item.summary,
-    outcome: item.outcome,
-    last_accessed_at: null,
-    consolidated_at: null,
-    metadata: {},
-    tags: item.tags,
-    source: null,
-    subject: null,
-    user_id: null,
-    agent_id: null,
-    session_id: null,
-    confidence: 1,
-    access_count: 0,
-    decay_score: 1,
-    status: "active",
-    search_text: searchText([item.task_type, item.summary, ...item.tags]),
-    history: [],
-    scored_at: null,
-    decay_archived_at: null,
-  };
-}
-
 /**
  * Cold ingest: fresh memories whose vectors no cache holds, stored in import-sized batches
  * (storeEpisodicBatch, then `hindsight import`'s way: importBatches over export lines without
@@ -295,7 +263,10 @@ async function measureIngest(
     storeMs += (await timed(() => memory.storeEpisodicBatch(fresh.slice(start, start + batch))))[1];
   }
   const exported = Array.from({ length: items }, (_, i) =>
-    exportedEpisode(generateMemory(next, 95_000_000 + i), 95_000_000 + i),
+    newEpisodeRecord({
+      id: `00000000-0000-4000-8000-${String(95_000_000 + i).padStart(12, "0")}`,
+      ...generateMemory(next, 95_000_000 + i),
+    }),
   );
   const batches = Array.from({ length: Math.ceil(items / batch) }, (_, i) => ({
     records: exported.slice(i * batch, (i + 1) * batch),

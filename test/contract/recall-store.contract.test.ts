@@ -36,6 +36,14 @@ describe.each(BACKENDS)("recall store contract on $name", (backend) => {
 
   const sorted = (...rows: { id: string }[]) => rows.map((row) => row.id).sort();
 
+  /** The same query on both layers, in one call: the episodic set, then the semantic one. */
+  function bothLayers(query: Omit<CandidateQuery, "layer">) {
+    return store.storage.recall.findCandidateSets([
+      { ...query, layer: "episodic" },
+      { ...query, layer: "semantic" },
+    ]);
+  }
+
   describe.skipIf(backend.skip !== undefined)("with the backend available", () => {
     it("returns the memory nearest the query vector, with what ranking needs of it", async () => {
       const task_type = unique("nearest");
@@ -91,16 +99,12 @@ describe.each(BACKENDS)("recall store contract on $name", (backend) => {
       };
       await store.storage.memories.insertEpisodic(Object.values(episodes));
       for (const fact of Object.values(facts)) await store.storage.knowledge.insertSemantic(fact);
-      const query = {
+      const [episodic, semantic] = await bothLayers({
         embedding: episodes.tells.embedding,
         keywords: [term!],
         filter: { task_type, include_archived: false },
         limit: 10,
-      };
-      const [episodic, semantic] = await store.storage.recall.findCandidateSets([
-        { ...query, layer: "episodic" },
-        { ...query, layer: "semantic" },
-      ]);
+      });
       const asking = (set: typeof episodic) =>
         Object.fromEntries(set!.candidates.map((c) => [c.id, c.asks]));
       expect(asking(episodic)).toEqual({
@@ -146,16 +150,12 @@ describe.each(BACKENDS)("recall store contract on $name", (backend) => {
       });
       await store.storage.memories.insertEpisodic([episode]);
       await store.storage.knowledge.insertSemantic(fact);
-      const query = {
+      const [episodic, semantic] = await bothLayers({
         embedding: episode.embedding,
         keywords: [term!],
         filter: { task_type, include_archived: false },
         limit: 5,
-      };
-      const [episodic, semantic] = await store.storage.recall.findCandidateSets([
-        { ...query, layer: "episodic" },
-        { ...query, layer: "semantic" },
-      ]);
+      });
       expect(episodic!.candidates.map((c) => [c.layer, c.id])).toEqual([["episodic", episode.id]]);
       expect(semantic!.candidates.map((c) => [c.layer, c.id])).toEqual([["semantic", fact.id]]);
       expect(episodic!.candidates[0]!.outcome).toBe(episode.outcome);

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { MEMORY_EVENTS } from "../lifecycle/ports.js";
+import { searchText } from "../recall/search-text.js";
 import { Instant, LIMITS, Metadata, Tags } from "../schemas.js";
 import { REVIEW_STATUSES, TRUST_LEVELS } from "../sharing/types.js";
 import { OUTCOMES, STATUSES } from "../types.js";
@@ -125,6 +126,45 @@ export type ExportedMemory = ExportedEpisodic | ExportedSemantic;
 export type ExportedGroup = z.infer<typeof ExportedGroup>;
 export type ExportedTrust = z.infer<typeof ExportedTrust>;
 export type ExportRecord = z.infer<typeof ExportRecord>;
+
+/**
+ * A new episode as an export line: what a store it comes from would have written for it, with
+ * nothing recorded about it yet (no history, accesses, decay or vector), so that importing it
+ * embeds and indexes it as storing it would.
+ */
+export function newEpisodeRecord(episode: {
+  id: string;
+  occurred_at: string;
+  task_type: string;
+  summary: string;
+  outcome: ExportedEpisodic["outcome"];
+  tags?: string[];
+}): ExportedEpisodic {
+  const tags = episode.tags ?? [];
+  return {
+    kind: "memory",
+    layer: "episodic",
+    ...episode,
+    recorded_at: episode.occurred_at,
+    last_accessed_at: null,
+    consolidated_at: null,
+    metadata: {},
+    tags,
+    source: null,
+    subject: null,
+    user_id: null,
+    agent_id: null,
+    session_id: null,
+    confidence: 1,
+    access_count: 0,
+    decay_score: 1,
+    status: "active",
+    search_text: searchText([episode.task_type, episode.summary, ...tags]),
+    history: [],
+    scored_at: null,
+    decay_archived_at: null,
+  };
+}
 
 const MEMORY_SCHEMAS = { episodic: ExportedEpisodic, semantic: ExportedSemantic } as const;
 const OTHER_SCHEMAS = { group: ExportedGroup, trust: ExportedTrust } as const;

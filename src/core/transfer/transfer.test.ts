@@ -2,41 +2,20 @@ import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { Turns } from "../concurrency.js";
 import type { MemoryRecords } from "../memories/ports.js";
-import type { ExportedEpisodic } from "./format.js";
+import { type ExportedEpisodic, newEpisodeRecord } from "./format.js";
 import type { ImportedMemory, TransferStore } from "./ports.js";
 import { type ImportInput, importBatches, importMemories, type TransferDeps } from "./transfer.js";
 
 const AT = "2025-06-01T00:00:00.000Z";
 
-function episode(summary: string): ExportedEpisodic {
-  return {
-    kind: "memory",
-    layer: "episodic",
+const episode = (summary: string): ExportedEpisodic =>
+  newEpisodeRecord({
     id: randomUUID(),
     occurred_at: AT,
-    recorded_at: AT,
     task_type: "deploy",
     summary,
     outcome: "success",
-    last_accessed_at: null,
-    consolidated_at: null,
-    metadata: {},
-    tags: [],
-    source: null,
-    subject: null,
-    user_id: null,
-    agent_id: null,
-    session_id: null,
-    confidence: 1,
-    access_count: 0,
-    decay_score: 1,
-    status: "active",
-    search_text: "deploy",
-    history: [],
-    scored_at: null,
-    decay_archived_at: null,
-  };
-}
+  });
 
 /** A few turns of the event loop: long enough for other work to start meanwhile. */
 const turns = async (count: number) => {

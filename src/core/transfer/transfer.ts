@@ -80,7 +80,7 @@ export interface TransferDeps {
    * embedded while the one before it is written, but never written beside it — a link
    * between two batches is restored only when one side is already committed.
    */
-  writes?: Turns;
+  writes: Turns;
 }
 
 const UUID = z.uuid();
@@ -145,10 +145,10 @@ export function parseRecord(value: unknown, where: string): ExportRecord {
  */
 export async function importMemories(deps: TransferDeps, input: unknown): Promise<ImportResult> {
   // Taken before anything is awaited, so the turn is the caller's order.
-  const turn = deps.writes?.take();
+  const turn = deps.writes.take();
   try {
     const prepared = await prepareImport(deps, input);
-    await turn?.ready;
+    await turn.ready;
     const counts = await deps.transfer.importRecords(
       prepared.imported,
       prepared.groups,
@@ -160,7 +160,7 @@ export async function importMemories(deps: TransferDeps, input: unknown): Promis
       embedded: prepared.embedded,
     };
   } finally {
-    turn?.done();
+    turn.done();
   }
 }
 
