@@ -10,6 +10,7 @@ import type {
   ExportPosition,
   ImportCounts,
   ImportedMemory,
+  KnowledgeLinks,
   TransferStore,
 } from "../../core/transfer/ports.js";
 import type { MemoryLayer } from "../../core/types.js";
@@ -206,17 +207,25 @@ async function importLayer(
           : [],
       ),
     );
-    return fresh.length;
   }
-  const semantic = fresh.filter((memory) => memory.layer === "semantic");
-  // Links to memories the store holds, whether they came before this one or with it.
+  return fresh.length;
+}
+
+/**
+ * The links of knowledge to the episodes it was drawn from and to what it superseded, where
+ * both ends are stored and the link is missing: links of knowledge written with this batch,
+ * and of knowledge stored before whose other end had not arrived then. A superseded_by the
+ * store has set already is kept.
+ */
+async function restoreLinks(tx: SqlExecutor, links: readonly KnowledgeLinks[]): Promise<void> {
   await fromJsonRows(
     tx,
     `INSERT INTO semantic_sources (semantic_id, episodic_id)
      SELECT (r->>'id')::uuid, (r->>'source')::uuid FROM jsonb_array_elements($1::jsonb) r
      WHERE EXISTS (SELECT 1 FROM episodic_memories e WHERE e.id = (r->>'source')::uuid)
+       AND EXISTS (SELECT 1 FROM semantic_memories s WHERE s.id = (r->>'id')::uuid)
      ON CONFLICT DO NOTHING`,
-    semantic.flatMap((memory) => memory.sources.map((source) => ({ id: memory.id, source }))),
+    links.flatMap((memory) => memory.sources.map((source) => ({ id: memory.id, source }))),
   );
   await fromJsonRows(
     tx,
@@ -224,12 +233,11 @@ async function importLayer(
      FROM jsonb_array_elements($1::jsonb) r
      WHERE m.id = (r->>'old')::uuid AND m.superseded_by IS NULL
        AND EXISTS (SELECT 1 FROM semantic_memories n WHERE n.id = (r->>'by')::uuid)`,
-    semantic.flatMap((memory) => [
+    links.flatMap((memory) => [
       ...(memory.superseded_by ? [{ old: memory.id, by: memory.superseded_by }] : []),
       ...memory.supersedes.map((old) => ({ old, by: memory.id })),
     ]),
   );
-  return fresh.length;
 }
 
 export class SqlTransferStore implements TransferStore {
@@ -298,6 +306,7 @@ export class SqlTransferStore implements TransferStore {
     memories: readonly ImportedMemory[],
     groups: readonly ExportedGroup[],
     trust: readonly ExportedTrust[],
+    links: readonly KnowledgeLinks[],
   ): Promise<ImportCounts> {
     return guard("importing memories", () =>
       this.driver.transaction(async (tx) => {
@@ -309,6 +318,7 @@ export class SqlTransferStore implements TransferStore {
             memories.filter((memory) => memory.layer === layer),
           );
         }
+        await restoreLinks(tx, links);
         const members = await tx.query(
           `INSERT INTO group_members (group_name, agent_id, granted_at)
            SELECT r->>'group', r->>'agent_id', (r->>'granted_at')::timestamptz

@@ -1,6 +1,6 @@
 /** What exporting and importing a store need from storage. */
 import type { MemoryLayer } from "../types.js";
-import type { ExportedGroup, ExportedMemory, ExportedTrust } from "./format.js";
+import type { ExportedGroup, ExportedMemory, ExportedSemantic, ExportedTrust } from "./format.js";
 
 /** Where an export page ends: memories are exported episodic first, each layer by id. */
 export interface ExportPosition {
@@ -10,6 +10,12 @@ export interface ExportPosition {
 
 /** A memory to import, with the vector it is stored under (given or embedded again). */
 export type ImportedMemory = ExportedMemory & { embedding: number[] };
+
+/** A piece of knowledge's links to other memories, as exported. */
+export type KnowledgeLinks = Pick<
+  ExportedSemantic,
+  "id" | "sources" | "superseded_by" | "supersedes"
+>;
 
 export interface ImportCounts {
   /** Memories written. */
@@ -31,13 +37,16 @@ export interface TransferStore {
   exportSharing(): Promise<{ groups: ExportedGroup[]; trust: ExportedTrust[] }>;
   /**
    * Writes, in one transaction, the memories whose ids are not stored yet — with their
-   * history, statistics, decay state and the links to what is already there — and the group
-   * memberships and trust settings the store lacks. What exists is left untouched, so
-   * importing a file twice changes nothing the second time.
+   * history, statistics and decay state — and the group memberships and trust settings the
+   * store lacks; and makes each of `links` that both of its ends are stored for and the store
+   * lacks, whether its knowledge was written now or before (an interrupted import could not
+   * link knowledge to episodes that came after it). What exists is otherwise left untouched,
+   * so importing a file twice changes nothing the second time.
    */
   importRecords(
     memories: readonly ImportedMemory[],
     groups: readonly ExportedGroup[],
     trust: readonly ExportedTrust[],
+    links: readonly KnowledgeLinks[],
   ): Promise<ImportCounts>;
 }

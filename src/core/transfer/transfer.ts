@@ -153,6 +153,7 @@ export async function importMemories(deps: TransferDeps, input: unknown): Promis
       prepared.imported,
       prepared.groups,
       prepared.trust,
+      prepared.links,
     );
     return {
       ...counts,
@@ -193,14 +194,30 @@ async function prepareImport(deps: TransferDeps, input: unknown) {
   const imported: ImportedMemory[] = memories
     .filter((memory) => !stored.has(memory.id))
     .map((memory) => ({ ...memory, embedding: computed.get(memory) ?? memory.embedding! }));
-  return { imported, groups, trust, alreadyStored: stored.size, embedded: missing.length };
+  // Stored knowledge too: a run cut short may have left it without the links a later batch
+  // could make (its episodes arrive after it), and running the import again makes them.
+  const links = memories.flatMap((memory) =>
+    memory.layer === "semantic"
+      ? [
+          {
+            id: memory.id,
+            sources: memory.sources,
+            superseded_by: memory.superseded_by,
+            supersedes: memory.supersedes,
+          },
+        ]
+      : [],
+  );
+  return { imported, groups, trust, links, alreadyStored: stored.size, embedded: missing.length };
 }
 
 /**
  * Imports batches in order with the next one already asked for, so that the store writes one
  * batch while the model embeds the next (`importMemories` keeps the writes in order). At the
  * first failure the batch in flight is let finish, then the error is thrown: batches after
- * it are not asked for.
+ * it are not asked for. The batch in flight may be written after the failed one was not; an
+ * import run again skips what is stored and makes the links that were missing (see
+ * `TransferStore.importRecords`).
  */
 export async function importBatches(
   memory: { importMemories(input: unknown): Promise<ImportResult> },
