@@ -16,6 +16,12 @@ describe("ranking settings from the environment", () => {
     });
   });
 
+  it("reads the weight of a memory naming no time for a question asking when", () => {
+    expect(recall({}).whenWeight).toBe(DEFAULT_RANKING.whenWeight);
+    expect(recall({ HINDSIGHT_RECALL_WHEN_WEIGHT: "1" }).whenWeight).toBe(1);
+    expect(() => recall({ HINDSIGHT_RECALL_WHEN_WEIGHT: "-0.1" })).toThrow(/whenWeight/);
+  });
+
   it("refuses a weight outside 0..1, naming the setting", () => {
     expect(() => recall({ HINDSIGHT_RECALL_ASKING_WEIGHT: "1.5" })).toThrow(/askingWeight/);
   });

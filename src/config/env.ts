@@ -220,6 +220,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
   const keywordTrustAt = number(env, "HINDSIGHT_RECALL_KEYWORD_TRUST_AT");
   const askingWeight = number(env, "HINDSIGHT_RECALL_ASKING_WEIGHT");
+  const whenWeight = number(env, "HINDSIGHT_RECALL_WHEN_WEIGHT");
   const weights = recallWeights(env);
   const lifecycle = lifecycleFromEnv(env);
   const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
@@ -244,6 +245,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     feedbackWeight === undefined &&
     keywordTrustAt === undefined &&
     askingWeight === undefined &&
+    whenWeight === undefined &&
     !weights
       ? {}
       : {
@@ -254,6 +256,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
             ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
             ...(keywordTrustAt === undefined ? {} : { keywordTrustAt }),
             ...(askingWeight === undefined ? {} : { askingWeight }),
+            ...(whenWeight === undefined ? {} : { whenWeight }),
           },
         }),
   };

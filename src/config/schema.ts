@@ -254,6 +254,7 @@ export const HindsightConfig = z.strictObject({
         })
         .default(DEFAULT_RANKING.outcomeWeights),
       askingWeight: Weight.default(DEFAULT_RANKING.askingWeight),
+      whenWeight: Weight.default(DEFAULT_RANKING.whenWeight),
       bm25: z
         .strictObject({
           k1: z.number().min(0).max(10).default(DEFAULT_RANKING.bm25.k1),
@@ -281,6 +282,7 @@ export const HindsightConfig = z.strictObject({
       rrfK: DEFAULT_RANKING.rrfK,
       outcomeWeights: DEFAULT_RANKING.outcomeWeights,
       askingWeight: DEFAULT_RANKING.askingWeight,
+      whenWeight: DEFAULT_RANKING.whenWeight,
       weights: DEFAULT_RANKING.weights,
     }),
   lifecycle: LifecycleConfig.prefault({}),

@@ -108,6 +108,11 @@ export const ScoreExplanationOutput = z
     asking_weight: z
       .number()
       .describe("Weight of a memory whose own text ends with a question (1: it does not)."),
+    when_weight: z
+      .number()
+      .describe(
+        "Weight of a memory whose own words name no time, when the query asks when (1: otherwise).",
+      ),
     time_match: z.number(),
     vector_coverage: z
       .number()

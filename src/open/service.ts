@@ -82,6 +82,7 @@ export async function openService(
       rrfK: config.recall.rrfK,
       outcomeWeights: config.recall.outcomeWeights,
       askingWeight: config.recall.askingWeight,
+      whenWeight: config.recall.whenWeight,
       timeWeight: config.recall.timeWeight,
       feedbackWeight: config.recall.feedbackWeight,
       keywordTrustAt: config.recall.keywordTrustAt,

@@ -169,6 +169,36 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       expect(byOwnWord.results[0]!.id).toBe(ids[1]);
     });
 
+    it("answers a question asking when with the memory that says when", async () => {
+      const { ids } = await memory.storeEpisodicBatch([
+        {
+          task_type: "chat",
+          summary: "Nate: I hope to win the tournament!",
+          outcome: "success",
+          user_id: "when-case",
+        },
+        {
+          task_type: "chat",
+          summary:
+            "Nate: I did win the tournament last week, and after the final match the whole crowd went wild for our team!",
+          outcome: "success",
+          user_id: "when-case",
+        },
+      ]);
+      const [dreams, says] = ids;
+      const ask = (query_text: string) =>
+        memory.recall({ query_text, user_id: "when-case", explain: true, min_score: 0 });
+      const when = await ask("When did Nate win the tournament?");
+      expect(when.results.map((r) => r.id)).toEqual([says, dreams]);
+      expect(when.results.map((r) => r.explanation?.when_weight)).toEqual([1, 0.7]);
+      // The weight is what put the shorter, closer match second.
+      const [first, second] = when.results;
+      expect(second!.score / 0.7).toBeGreaterThan(first!.score);
+      // A question that does not ask when weighs nothing down.
+      const what = await ask("Did Nate win the tournament?");
+      expect(what.results.map((r) => r.explanation?.when_weight)).toEqual([1, 1]);
+    });
+
     it("returns nothing rather than noise", async () => {
       const { results } = await memory.recall({
         query_text: "quantum chromodynamics lecture notes",

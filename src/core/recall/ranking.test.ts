@@ -178,6 +178,36 @@ describe("fusion and outcomes", () => {
     expect(level[0]!.score).toBeCloseTo(tells!.score, 10);
   });
 
+  it("for a question asking when, weighs a memory that names no time below one that does", () => {
+    const pool = [
+      candidate("untimed", 0.7, "won tournament"),
+      candidate("timed", 0.7, "won tournament last week"),
+    ];
+    const asked = { ...DEFAULT_RANKING, asksWhen: true };
+    const results = rankCandidates(pool, ["won", "tournament"], now, 10, asked);
+    expect(results.map((r) => r.id)).toEqual(["timed", "untimed"]);
+    const [timed, untimed] = results;
+    expect(timed!.explanation.when_weight).toBe(1);
+    expect(untimed!.explanation.when_weight).toBe(DEFAULT_RANKING.whenWeight);
+    // Another question, or the weight at 1, leaves the shorter, closer match first.
+    for (const options of [DEFAULT_RANKING, { ...asked, whenWeight: 1 }]) {
+      const level = rankCandidates(pool, ["won", "tournament"], now, 10, options);
+      expect(level.map((r) => r.id)).toEqual(["untimed", "timed"]);
+      expect(level.every((r) => r.explanation.when_weight === 1)).toBe(true);
+    }
+  });
+
+  it("reads the time from a memory's own words, not from its context", () => {
+    const results = rankCandidates(
+      [candidate("context", 0.7, "won tournament | yesterday")],
+      ["won", "tournament"],
+      now,
+      10,
+      { ...DEFAULT_RANKING, asksWhen: true },
+    );
+    expect(results[0]!.explanation.when_weight).toBe(DEFAULT_RANKING.whenWeight);
+  });
+
   it("fuses by reciprocal rank, scaled so that first on every signal would be 1", () => {
     const rrf = { ...DEFAULT_RANKING, fusion: "rrf" as const };
     const results = rankCandidates(pool, ["e4012"], now, 10, rrf);

@@ -28,6 +28,9 @@
  * words of what is asked without holding the answer — a turn that hands a conversation over
  * ("What made you try pottery?") shares the query's words, the reply holds what was meant
  * (docs/evaluation.md).
+ * A query that asks when ("when did Nate win his third tournament?") is answered by a memory
+ * that places what happened in time ("I won another tournament last week"): for such a query a
+ * memory whose own words name no time weighs `whenWeight` (0.7; see time/when).
  * The floor applies to the fused score, after fusion, so a memory found only by keyword can win.
  */
 import { isStopWord } from "../../text/stop-words.js";
@@ -44,6 +47,7 @@ import {
 } from "./bm25.js";
 import type { Candidate, CandidateSet } from "./ports.js";
 import { type SearchDocument, searchDocument } from "./search-text.js";
+import { namesTime } from "./time/when.js";
 
 export interface RankedCandidate {
   layer: MemoryLayer;
@@ -71,6 +75,11 @@ export interface RankingOptions {
   outcomeWeights: Record<Outcome, number>;
   /** Multiplies the score of a memory whose own text ends with a question (1: no effect). */
   askingWeight: number;
+  /**
+   * Multiplies the score of a memory whose own words name no time, when the query asks when
+   * (1: no effect).
+   */
+  whenWeight: number;
   /** Fused scores below this are dropped: nothing is better than noise. */
   floor: number;
   /** Age at which freshness has halved. */
@@ -102,6 +111,8 @@ export interface RankingOptions {
    * signal is scaled by relevance like freshness; absent or true: the period alone matters.
    */
   timeAlone?: boolean;
+  /** Per query: true when it asks when something happened (see time/when). Absent: false. */
+  asksWhen?: boolean;
   /** The embedder's cosine scale: cosines are calibrated before fusion and the floor. */
   similarity?: SimilarityScale | undefined;
 }
@@ -118,6 +129,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   rrfK: 60,
   outcomeWeights: { success: 1, failure: 1, partial: 0.9 },
   askingWeight: 0.8,
+  whenWeight: 0.7,
   floor: 0.1,
   freshnessHalfLifeDays: 30,
   timeWeight: 0.3,
@@ -292,6 +304,8 @@ interface PoolEntry {
   corpus: CorpusStats;
   /** Its stored words, counted once for every ranking of the pool. */
   document: TermCounts;
+  /** Its own words in order (not its context's). */
+  own: readonly string[];
 }
 
 /** Every candidate once, with the corpus statistics of the layer it came from. */
@@ -302,11 +316,8 @@ function poolOf(sets: readonly CandidateSet[]): PoolEntry[] {
     for (const candidate of candidates) {
       if (seen.has(candidate.id)) continue;
       seen.add(candidate.id);
-      pool.push({
-        candidate,
-        corpus,
-        document: termCounts(searchDocument(candidate.search_text)),
-      });
+      const document = searchDocument(candidate.search_text);
+      pool.push({ candidate, corpus, document: termCounts(document), own: document.own });
     }
   }
   return pool;
@@ -333,10 +344,11 @@ function scorePool(
     frequency: ranksBy(pool.map(({ raw }) => raw.frequency)),
   };
   const ranked: RankedCandidate[] = [];
-  pool.forEach(({ entry: { candidate }, raw, feedback }, index) => {
+  pool.forEach(({ entry: { candidate, own }, raw, feedback }, index) => {
     const outcomeWeight = candidate.outcome ? options.outcomeWeights[candidate.outcome] : 1;
     const askingWeight = candidate.asks ? options.askingWeight : 1;
-    const weight = outcomeWeight * askingWeight;
+    const whenWeight = options.asksWhen && !namesTime(own) ? options.whenWeight : 1;
+    const weight = outcomeWeight * askingWeight * whenWeight;
     // Only episodes have an event time a query's period can refer to.
     const matched =
       candidate.layer === "episodic" ? timeMatch(candidate.event_time, timeWindows) : 0;
@@ -373,6 +385,7 @@ function scorePool(
         frequency: raw.frequency,
         outcome_weight: outcomeWeight,
         asking_weight: askingWeight,
+        when_weight: whenWeight,
         time_match: matched,
         vector_coverage: options.vectorCoverage ?? 1,
         keyword_trust: trust,

@@ -21,6 +21,7 @@ import {
 import { namesSubject, queryClauses, queryTerms } from "./search-text.js";
 import { findTimeExpressions, stripTimeExpressions } from "./time/expressions.js";
 import { parseInstant, parseTimeRange } from "./time/range.js";
+import { asksWhen } from "./time/when.js";
 
 export interface RecallDeps {
   recall: RecallStore;
@@ -146,6 +147,7 @@ export class Recall {
         vectorCoverage: scriptCoverage(search.text, deps.embedder.scripts),
         similarity: deps.embedder.similarity,
         timeAlone: !namesSubject(search.text),
+        asksWhen: asksWhen(search.text),
       };
       rankings.push(rankCandidates(sets, search.terms, now, request.top_k, ranking, windows));
     }
