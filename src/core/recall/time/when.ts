@@ -26,7 +26,7 @@ const ASKS_WHEN_EN =
 const ASKS_WHEN_ZH =
   /什么时候|啥时候|何时|哪天|哪一天|哪日|几号|几月|哪个月|哪一年|哪年|多久以前|多久之前|几点|什么时间|星期几|周几|礼拜几|哪一周|哪周|几时/;
 
-/** Whether a question (one clause of a query) asks when something happened or for how long. */
+/** Whether a question (one clause of a query) asks when something happened, or will. */
 export function asksWhen(question: string): boolean {
   return ASKS_WHEN_EN.test(question) || ASKS_WHEN_ZH.test(question);
 }
