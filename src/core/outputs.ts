@@ -111,7 +111,7 @@ export const ScoreExplanationOutput = z
     when_weight: z
       .number()
       .describe(
-        "Weight of a memory whose own words name no time, when the query asks when (1: otherwise).",
+        "Weight of a memory stored with a context whose own words name no time, when the query asks when (1: otherwise).",
       ),
     time_match: z.number(),
     vector_coverage: z

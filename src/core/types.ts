@@ -94,7 +94,10 @@ export interface ScoreExplanation {
   outcome_weight: number;
   /** `askingWeight` when the memory's own text ends with a question, else 1. */
   asking_weight: number;
-  /** `whenWeight` when the query asks when and the memory's own words name no time, else 1. */
+  /**
+   * `whenWeight` when the query asks when and the memory, stored with a context, names no time
+   * in its own words; else 1.
+   */
   when_weight: number;
   /** 1 inside a period the query names, decaying outside it; 0 when it names none. */
   time_match: number;

@@ -169,25 +169,24 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       expect(byOwnWord.results[0]!.id).toBe(ids[1]);
     });
 
-    it("answers a question asking when with the memory that says when", async () => {
-      const { ids } = await memory.storeEpisodicBatch([
-        {
+    it("answers a question asking when with the turn that says when", async () => {
+      // Turns of a conversation, each stored with the one before it as context.
+      const asked = "Joanna: How is the gaming going?";
+      const { ids } = await memory.storeEpisodicBatch(
+        [
+          "Nate: I hope to win the tournament!",
+          "Nate: I did win the tournament last week, and after the final match the whole crowd went wild for our team!",
+        ].map((summary) => ({
           task_type: "chat",
-          summary: "Nate: I hope to win the tournament!",
-          outcome: "success",
+          summary,
+          context: asked,
+          outcome: "success" as const,
           user_id: "when-case",
-        },
-        {
-          task_type: "chat",
-          summary:
-            "Nate: I did win the tournament last week, and after the final match the whole crowd went wild for our team!",
-          outcome: "success",
-          user_id: "when-case",
-        },
-      ]);
+        })),
+      );
       const [dreams, says] = ids;
-      const ask = (query_text: string) =>
-        memory.recall({ query_text, user_id: "when-case", explain: true, min_score: 0 });
+      const ask = (query_text: string, user_id = "when-case") =>
+        memory.recall({ query_text, user_id, explain: true, min_score: 0 });
       const when = await ask("When did Nate win the tournament?");
       expect(when.results.map((r) => r.id)).toEqual([says, dreams]);
       expect(when.results.map((r) => r.explanation?.when_weight)).toEqual([1, 0.7]);
@@ -197,6 +196,23 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       // A question that does not ask when weighs nothing down.
       const what = await ask("Did Nate win the tournament?");
       expect(what.results.map((r) => r.explanation?.when_weight)).toEqual([1, 1]);
+
+      // A record stored on its own is placed in time by its timestamp: a plan that names a day
+      // does not pass the record of what was done.
+      const records = await memory.storeEpisodicBatch(
+        [
+          "Deployed billing v2 to production, all checks green",
+          "Billing v2 rollout planned for next Friday",
+        ].map((summary) => ({
+          task_type: "deploy",
+          summary,
+          outcome: "success" as const,
+          user_id: "when-records",
+        })),
+      );
+      const deployed = await ask("When did we deploy billing v2?", "when-records");
+      expect(deployed.results[0]?.id).toBe(records.ids[0]);
+      expect(deployed.results.every((r) => r.explanation?.when_weight === 1)).toBe(true);
     });
 
     it("returns nothing rather than noise", async () => {

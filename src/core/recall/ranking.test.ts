@@ -178,10 +178,11 @@ describe("fusion and outcomes", () => {
     expect(level[0]!.score).toBeCloseTo(tells!.score, 10);
   });
 
-  it("for a question asking when, weighs a memory that names no time below one that does", () => {
+  it("for a question asking when, weighs a turn that names no time below one that does", () => {
+    // Turns of a conversation: stored with the turns before them as context.
     const pool = [
-      candidate("untimed", 0.7, "won tournament"),
-      candidate("timed", 0.7, "won tournament last week"),
+      candidate("untimed", 0.7, "won tournament | how was it"),
+      candidate("timed", 0.7, "won tournament last week | how was it"),
     ];
     const asked = { ...DEFAULT_RANKING, asksWhen: true };
     const results = rankCandidates(pool, ["won", "tournament"], now, 10, asked);
@@ -206,6 +207,23 @@ describe("fusion and outcomes", () => {
       { ...DEFAULT_RANKING, asksWhen: true },
     );
     expect(results[0]!.explanation.when_weight).toBe(DEFAULT_RANKING.whenWeight);
+  });
+
+  it("leaves a memory stored on its own at full weight: its timestamp says when", () => {
+    const results = rankCandidates(
+      [
+        candidate("record", 0.7, "deployed billing v2"),
+        candidate("plan", 0.7, "billing v2 next friday"),
+      ],
+      ["deployed", "billing", "v2"],
+      now,
+      10,
+      { ...DEFAULT_RANKING, asksWhen: true },
+    );
+    expect(results.map((r) => [r.id, r.explanation.when_weight])).toEqual([
+      ["record", 1],
+      ["plan", 1],
+    ]);
   });
 
   it("fuses by reciprocal rank, scaled so that first on every signal would be 1", () => {

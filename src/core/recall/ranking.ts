@@ -30,7 +30,9 @@
  * (docs/evaluation.md).
  * A query that asks when ("when did Nate win his third tournament?") is answered by a memory
  * that places what happened in time ("I won another tournament last week"): for such a query a
- * memory whose own words name no time weighs `whenWeight` (0.7; see time/when).
+ * memory stored with a context (a turn of a conversation, whose own time is when it was said)
+ * whose own words name no time weighs `whenWeight` (0.7; see time/when). A memory stored on its
+ * own (a task record) is placed in time by its own timestamp, and keeps its weight.
  * The floor applies to the fused score, after fusion, so a memory found only by keyword can win.
  */
 import { isStopWord } from "../../text/stop-words.js";
@@ -76,8 +78,8 @@ export interface RankingOptions {
   /** Multiplies the score of a memory whose own text ends with a question (1: no effect). */
   askingWeight: number;
   /**
-   * Multiplies the score of a memory whose own words name no time, when the query asks when
-   * (1: no effect).
+   * Multiplies the score of a memory stored with a context whose own words name no time, when
+   * the query asks when (1: no effect).
    */
   whenWeight: number;
   /** Fused scores below this are dropped: nothing is better than noise. */
@@ -306,6 +308,8 @@ interface PoolEntry {
   document: TermCounts;
   /** Its own words in order (not its context's). */
   own: readonly string[];
+  /** Whether it was stored with a context (a turn of a conversation, say). */
+  hasContext: boolean;
 }
 
 /** Every candidate once, with the corpus statistics of the layer it came from. */
@@ -317,7 +321,13 @@ function poolOf(sets: readonly CandidateSet[]): PoolEntry[] {
       if (seen.has(candidate.id)) continue;
       seen.add(candidate.id);
       const document = searchDocument(candidate.search_text);
-      pool.push({ candidate, corpus, document: termCounts(document), own: document.own });
+      pool.push({
+        candidate,
+        corpus,
+        document: termCounts(document),
+        own: document.own,
+        hasContext: document.context.length > 0,
+      });
     }
   }
   return pool;
@@ -344,10 +354,10 @@ function scorePool(
     frequency: ranksBy(pool.map(({ raw }) => raw.frequency)),
   };
   const ranked: RankedCandidate[] = [];
-  pool.forEach(({ entry: { candidate, own }, raw, feedback }, index) => {
+  pool.forEach(({ entry: { candidate, own, hasContext }, raw, feedback }, index) => {
     const outcomeWeight = candidate.outcome ? options.outcomeWeights[candidate.outcome] : 1;
     const askingWeight = candidate.asks ? options.askingWeight : 1;
-    const whenWeight = options.asksWhen && !namesTime(own) ? options.whenWeight : 1;
+    const whenWeight = options.asksWhen && hasContext && !namesTime(own) ? options.whenWeight : 1;
     const weight = outcomeWeight * askingWeight * whenWeight;
     // Only episodes have an event time a query's period can refer to.
     const matched =

@@ -2,8 +2,11 @@
  * Questions that ask *when*, and memories that say when. A question's kind says what its answer
  * looks like — the old question-answering idea of an answer type: "when did Nate win his third
  * tournament?" is answered by the turn that places the win in time ("I won another tournament
- * last week"), not by the many that mention tournaments. Ranking weighs a memory that names no
- * time down for such a question (`RankingOptions.whenWeight`).
+ * last week"), not by the many that mention tournaments. Ranking weighs a turn of a conversation
+ * (a memory stored with a context) that names no time down for such a question
+ * (`RankingOptions.whenWeight`): a turn's own time is when it was said, and the turn that
+ * answers is the one that places the event. A record stored on its own — "Deployed billing v2"
+ * — is placed in time by its own timestamp, which answers the question.
  *
  * Both are read from words only: the question's text, and a memory's own search terms (stemmed
  * English, segmented Chinese; see search-text), which ranking already holds, so nothing more is
