@@ -304,12 +304,10 @@ function rrfSignals(
 interface PoolEntry {
   candidate: Candidate;
   corpus: CorpusStats;
+  /** Its stored words in order, its own and its context's apart. */
+  words: SearchDocument;
   /** Its stored words, counted once for every ranking of the pool. */
   document: TermCounts;
-  /** Its own words in order (not its context's). */
-  own: readonly string[];
-  /** Whether it was stored with a context (a turn of a conversation, say). */
-  hasContext: boolean;
 }
 
 /** Every candidate once, with the corpus statistics of the layer it came from. */
@@ -320,14 +318,8 @@ function poolOf(sets: readonly CandidateSet[]): PoolEntry[] {
     for (const candidate of candidates) {
       if (seen.has(candidate.id)) continue;
       seen.add(candidate.id);
-      const document = searchDocument(candidate.search_text);
-      pool.push({
-        candidate,
-        corpus,
-        document: termCounts(document),
-        own: document.own,
-        hasContext: document.context.length > 0,
-      });
+      const words = searchDocument(candidate.search_text);
+      pool.push({ candidate, corpus, words, document: termCounts(words) });
     }
   }
   return pool;
@@ -338,6 +330,18 @@ interface Scored {
   raw: RawSignals;
   /** How well it matches the feedback words (0..1); 0 without feedback. */
   feedback: number;
+  /** `whenWeight` or 1, decided once per query (see `whenWeightOf`). */
+  whenWeight: number;
+}
+
+/**
+ * A turn of a conversation (stored with a context) that names no time in its own words, for a
+ * query asking when; a memory stored on its own is dated by its timestamp.
+ */
+function whenWeightOf({ words }: PoolEntry, options: RankingOptions): number {
+  return options.asksWhen && words.context.length > 0 && !namesTime(words.own)
+    ? options.whenWeight
+    : 1;
 }
 
 /** The pool's candidates with their signals, best first, floor applied. */
@@ -354,10 +358,9 @@ function scorePool(
     frequency: ranksBy(pool.map(({ raw }) => raw.frequency)),
   };
   const ranked: RankedCandidate[] = [];
-  pool.forEach(({ entry: { candidate, own, hasContext }, raw, feedback }, index) => {
+  pool.forEach(({ entry: { candidate }, raw, feedback, whenWeight }, index) => {
     const outcomeWeight = candidate.outcome ? options.outcomeWeights[candidate.outcome] : 1;
     const askingWeight = candidate.asks ? options.askingWeight : 1;
-    const whenWeight = options.asksWhen && hasContext && !namesTime(own) ? options.whenWeight : 1;
     const weight = outcomeWeight * askingWeight * whenWeight;
     // Only episodes have an event time a query's period can refer to.
     const matched =
@@ -457,6 +460,7 @@ function rankPool(
     entry,
     raw: rawSignals(entry.candidate, entry.document, queryTerms, entry.corpus, now, queryOptions),
     feedback: 0,
+    whenWeight: whenWeightOf(entry, queryOptions),
   }));
   // Trust is judged on the query's own words: feedback words match by construction.
   const trust = keywordTrust(
@@ -478,13 +482,13 @@ function rankPool(
   const floored = () => ranked.filter((result) => result.score >= options.floor);
   const best = ranked[0] && pool.find(({ entry }) => entry.candidate.id === ranked[0]!.id);
   if (!best || best.raw.bm25 <= 0) return floored();
-  const terms = feedbackTerms(searchDocument(best.entry.candidate.search_text), queryTerms);
+  const terms = feedbackTerms(best.entry.words, queryTerms);
   if (terms.length === 0) return floored();
   const corpus = poolCorpus(pool, terms);
-  const fed = pool.map(({ entry, raw }) => {
-    const feedback = normalisedBm25(terms, entry.document, corpus, options.bm25);
-    const keyword = Math.min(1, raw.bm25 + options.feedbackWeight * feedback);
-    return { entry, raw: { ...raw, keyword }, feedback };
+  const fed = pool.map((scored) => {
+    const feedback = normalisedBm25(terms, scored.entry.document, corpus, options.bm25);
+    const keyword = Math.min(1, scored.raw.bm25 + options.feedbackWeight * feedback);
+    return { ...scored, raw: { ...scored.raw, keyword }, feedback };
   });
   return scorePool(fed, options, timeWindows, trust);
 }

@@ -42,7 +42,8 @@ function en(name: string, body: string, resolve: Rule["resolve"]): Rule {
   return rule(name, `${START}${PREP}(?:${body})${END}`, resolve, "i");
 }
 
-const MONTHS = [
+/** English month names, January first. */
+export const MONTHS = [
   "january",
   "february",
   "march",
@@ -73,7 +74,16 @@ const MONTH_ABBREVIATIONS: Record<string, number> = {
 /** An abbreviation may end with a dot ("Jan."); a full name may not (it would eat a full stop). */
 const MONTH = `(?<month>${MONTHS.join("|")}|(?:${Object.keys(MONTH_ABBREVIATIONS).join("|")})\\.?)`;
 
-const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "friday", "saturday"];
+/** English weekday names, Sunday first (as `weekday` numbers them). */
+export const WEEKDAYS = [
+  "sunday",
+  "monday",
+  "tuesday",
+  "wednesday",
+  "thursday",
+  "friday",
+  "saturday",
+];
 const WEEKDAY = `(?<weekday>${WEEKDAYS.join("|")})`;
 
 const RELATIVE_OFFSET: Record<string, number> = {

@@ -13,6 +13,7 @@
  * stored or fetched.
  */
 import { stem } from "../../../text/stem.js";
+import { MONTHS, WEEKDAYS } from "./rules-en.js";
 
 /**
  * An English question whose first words ask for a point in time: "When did…", "What year…",
@@ -57,24 +58,8 @@ const TIME_WORDS_EN = new Set(
     "afternoon",
     "evening",
     "night",
-    "monday",
-    "tuesday",
-    "wednesday",
-    "thursday",
-    "friday",
-    "saturday",
-    "sunday",
-    "january",
-    "february",
-    "march",
-    "april",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
+    ...WEEKDAYS,
+    ...MONTHS.filter((month) => month !== "may"),
     "summer",
     "winter",
     "spring",
