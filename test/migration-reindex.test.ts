@@ -1,6 +1,6 @@
 /**
- * Migration 7 (storage/reindex) on both backends: a database written before stemming is
- * re-indexed when it is next opened.
+ * Migrations 7 and 9 (storage/reindex) on both backends: a database written before stemming,
+ * or before calendar words had one form, is re-indexed when it is next opened.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { silentLogger } from "../src/adapters/logger.js";
@@ -11,7 +11,9 @@ import { MIGRATIONS } from "../src/adapters/storage/migrations.js";
 import { IN_MEMORY, openPGlite } from "../src/adapters/storage/pglite.js";
 import { openPostgres } from "../src/adapters/storage/postgres.js";
 import type { NewEpisodic } from "../src/core/memories/ports.js";
-import { searchText } from "../src/core/recall/search-text.js";
+import { documentLength } from "../src/core/recall/bm25.js";
+import { searchDocument, searchText } from "../src/core/recall/search-text.js";
+import { stem } from "../src/text/stem.js";
 import { wordTokens } from "../src/text/tokenize.js";
 import { BACKENDS, createTestSchema } from "./support/backends.js";
 
@@ -107,3 +109,110 @@ describe.each(BACKENDS)(
     );
   },
 );
+
+describe.each(BACKENDS)(
+  "migration 9 writes calendar words one way in rows written before on $name",
+  (backend) => {
+    let driver: SqlDriver | undefined;
+    let cleanup: (() => Promise<void>) | undefined;
+    afterEach(async () => {
+      await driver?.close();
+      await cleanup?.();
+      driver = undefined;
+      cleanup = undefined;
+    });
+
+    /** What the tokenizer wrote before calendar words: stems of the segmenter's words. */
+    const stored = (parts: string[], context: string) =>
+      [...parts.flatMap(wordTokens), "|", ...wordTokens(context)].map(stem).join(" ");
+
+    it.skipIf(backend.skip !== undefined)(
+      "rewrites search text, terms and BM25 statistics, in English and Chinese",
+      async () => {
+        if (backend.name === "pglite") {
+          driver = await openPGlite({ dataDir: IN_MEMORY, logger: silentLogger });
+        } else {
+          const schema = await createTestSchema();
+          cleanup = schema.drop;
+          driver = await openPostgres({ connectionString: schema.url, logger: silentLogger });
+        }
+        const embedder = { id: "test-embedder", dimensions: 4 };
+        await migrate(
+          driver,
+          embedder,
+          MIGRATIONS.filter((migration) => migration.version < 9),
+        );
+        const english = ["conversation", "Moved the sync to Friday evening, 9am on Mondays"];
+        const chinese = ["conversation", "用户每周五晚上打羽毛球，星期一早上开例会"];
+        const context = "Mel: still on Tuesday?";
+        const ids = [
+          "00000000-0000-4000-8000-000000000011",
+          "00000000-0000-4000-8000-000000000012",
+        ];
+        await new SqlMemoryRecords(driver).insertEpisodic([
+          episode(ids[0]!, english[1]!, stored(english, context)),
+          episode(ids[1]!, chinese[1]!, stored(chinese, context)),
+        ]);
+        const df = async () =>
+          Object.fromEntries(
+            (
+              await driver!.query<{ term: string; df: number }>(
+                "SELECT term, df FROM search_terms WHERE layer = 'episodic'",
+              )
+            ).map(({ term, df }) => [term, df]),
+          );
+        expect((await df()).fridai).toBe(1);
+
+        const report = await migrate(driver, embedder);
+        expect(report.applied).toEqual([9]);
+
+        const rows = await driver.query<{ search_text: string; terms: string[] }>(
+          "SELECT search_text, terms FROM episodic_memories ORDER BY id",
+        );
+        expect(rows.map((row) => row.search_text)).toEqual([
+          searchText(english, context),
+          searchText(chinese, context),
+        ]);
+        for (const row of rows)
+          expect(row.terms).toEqual(
+            expect.arrayContaining(["周五", "晚上", "周一", "上午", "周二"]),
+          );
+        const after = await df();
+        expect(after).toMatchObject({ 周五: 2, 晚上: 2, 周一: 2, 上午: 2, 周二: 2 });
+        expect(after.fridai).toBeUndefined();
+        expect(after.每周).toBeUndefined();
+        const stats = await driver.query<{ documents: number; tokens: number }>(
+          "SELECT documents::int AS documents, tokens::int AS tokens FROM search_stats WHERE layer = 'episodic'",
+        );
+        const tokens = rows.reduce(
+          (sum, row) => sum + Math.round(documentLength(searchDocument(row.search_text))),
+          0,
+        );
+        expect(stats[0]).toEqual({ documents: 2, tokens });
+      },
+    );
+  },
+);
+
+function episode(id: string, summary: string, text: string): NewEpisodic {
+  return {
+    id,
+    occurred_at: new Date("2024-05-01T00:00:00Z"),
+    recorded_at: new Date("2024-05-01T00:00:00Z"),
+    task_type: "conversation",
+    summary,
+    outcome: "success",
+    metadata: {},
+    tags: [],
+    confidence: 1,
+    decay_score: 1,
+    status: "active",
+    subject: null,
+    user_id: null,
+    agent_id: null,
+    session_id: null,
+    source: null,
+    embedding: new Float32Array([1, 0, 0, 0]),
+    search_text: text,
+  };
+}

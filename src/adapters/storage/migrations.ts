@@ -4,7 +4,7 @@
  * Append new migrations; never edit one that has shipped.
  */
 import type { SqlExecutor } from "./executor.js";
-import { reindexSearchText } from "./reindex.js";
+import { calendarSearchText, reindexSearchText, rewriteSearchTexts } from "./reindex.js";
 
 export interface MigrationContext {
   dimensions: number;
@@ -353,6 +353,20 @@ const managing: Migration = {
   `,
 };
 
+/*
+ * Keyword search with calendar words in one form (text/calendar-words): "Friday", 星期五 and
+ * 每周五 are all 周五, "morning" and 早上 are 上午. Stored search texts, terms and BM25
+ * statistics are upgraded in place.
+ */
+const calendarWords: Migration = {
+  version: 9,
+  name: "keyword index with calendar words in one form",
+  sql: () => "",
+  run: async (tx) => {
+    await rewriteSearchTexts(tx, calendarSearchText);
+  },
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   initial,
   lifecycle,
@@ -362,4 +376,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sharedMemory,
   reindexKeywords,
   managing,
+  calendarWords,
 ];

@@ -12,7 +12,7 @@
  * unstemmed words but not their stems. A row whose text has no word that stemming changes is
  * left as it is (its own words are the same either way).
  */
-import { searchDocument, searchTerms } from "../../core/recall/search-text.js";
+import { searchDocument, withCalendarWords } from "../../core/recall/search-text.js";
 import type { MemoryLayer } from "../../core/types.js";
 import { stem } from "../../text/stem.js";
 import { wordTokens } from "../../text/tokenize.js";
@@ -33,7 +33,8 @@ const SOURCE: Record<MemoryLayer, string> = {
  */
 export function restemmedSearchText(searchText: string, sourceText: string): string | undefined {
   const plain = wordTokens(sourceText);
-  const stemmed = searchTerms(sourceText);
+  // Stemming alone, as the tokenizer of the time gave: later changes have their own upgrade.
+  const stemmed = plain.map(stem);
   const changed = plain.filter((word, index) => word !== stemmed[index]);
   if (changed.length === 0) return undefined;
   const own = new Set(searchDocument(searchText).own);
@@ -53,8 +54,28 @@ export interface ReindexReport {
   semantic: number;
 }
 
+/**
+ * The search text of a row written before calendar words had one form (storage/migrations,
+ * version 9), or undefined when it is current.
+ */
+export function calendarSearchText(searchText: string, sourceText: string): string | undefined {
+  const upgraded = withCalendarWords(searchText, sourceText);
+  return upgraded === searchText ? undefined : upgraded;
+}
+
 /** Rewrites the unstemmed rows of both layers with their terms and BM25 statistics. */
-export async function reindexSearchText(tx: SqlExecutor): Promise<ReindexReport> {
+export function reindexSearchText(tx: SqlExecutor): Promise<ReindexReport> {
+  return rewriteSearchTexts(tx, restemmedSearchText);
+}
+
+/**
+ * Rewrites every row of both layers whose search text `rewrite` changes (given the row's
+ * search text and its own text), with its terms and the BM25 statistics.
+ */
+export async function rewriteSearchTexts(
+  tx: SqlExecutor,
+  rewrite: (searchText: string, sourceText: string) => string | undefined,
+): Promise<ReindexReport> {
   const report: ReindexReport = { episodic: 0, semantic: 0 };
   for (const layer of ["episodic", "semantic"] as const) {
     const table = TABLE[layer];
@@ -68,7 +89,7 @@ export async function reindexSearchText(tx: SqlExecutor): Promise<ReindexReport>
       if (rows.length === 0) break;
       after = rows[rows.length - 1]!.id;
       const changed = rows.flatMap((row) => {
-        const text = restemmedSearchText(row.search_text, row.source);
+        const text = rewrite(row.search_text, row.source);
         return text === undefined ? [] : [{ id: row.id, before: row.search_text, after: text }];
       });
       if (changed.length === 0) continue;

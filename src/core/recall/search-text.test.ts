@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { stem } from "../../text/stem.js";
+import { wordTokens } from "../../text/tokenize.js";
 import {
   namesSubject,
   queryClauses,
@@ -6,6 +8,7 @@ import {
   searchDocument,
   searchText,
   searchTokens,
+  withCalendarWords,
 } from "./search-text.js";
 
 describe("search text", () => {
@@ -14,9 +17,9 @@ describe("search text", () => {
       ["conversation", "Caroline: Yes, last Tuesday!"],
       "Mel: When did you go hiking?",
     );
-    expect(text).toBe("convers carolin ye last tuesdai | mel when did you go hike");
+    expect(text).toBe("convers carolin ye last 周二 | mel when did you go hike");
     expect(searchDocument(text)).toEqual({
-      own: ["convers", "carolin", "ye", "last", "tuesdai"],
+      own: ["convers", "carolin", "ye", "last", "周二"],
       context: ["mel", "when", "did", "you", "go", "hike"],
     });
     expect(searchTokens(text)).toHaveLength(11);
@@ -27,6 +30,27 @@ describe("search text", () => {
     expect(text).not.toContain("|");
     expect(searchDocument(text).context).toEqual([]);
     expect(searchDocument("")).toEqual({ own: [], context: [] });
+  });
+});
+
+describe("calendar words in search", () => {
+  it("lets an English question about a weekday evening find a Chinese memory's words", () => {
+    const memory = searchDocument(searchText(["用户说每周五晚上固定和朋友打羽毛球"])).own;
+    const query = queryTerms("Is Friday evening free for a call?");
+    expect(query.filter((term) => memory.includes(term))).toEqual(["周五", "晚上"]);
+    expect(queryTerms("星期五晚上有空吗")).toEqual(expect.arrayContaining(["周五", "晚上"]));
+  });
+
+  it("upgrades a search text stored before them, own words and context", () => {
+    const summary = "Moved the sync to Friday evening";
+    const context = "Mel: still on Tuesday mornings at 9am?";
+    // What the tokenizer wrote before calendar words: stems of the segmenter's words.
+    const old = (text: string) => wordTokens(text).map(stem);
+    const stored = [...old(summary), "|", ...old(context)].join(" ");
+    expect(stored).toContain("fridai even");
+    expect(withCalendarWords(stored, summary)).toBe(searchText([summary], context));
+    const current = searchText([summary], context);
+    expect(withCalendarWords(current, summary)).toBe(current);
   });
 });
 

@@ -1,3 +1,4 @@
+import { calendarWords, separateWeekdays, upgradeStoredTerms } from "../../text/calendar-words.js";
 import { stem } from "../../text/stem.js";
 import { isStopWord } from "../../text/stop-words.js";
 import { wordTokens } from "../../text/tokenize.js";
@@ -28,7 +29,12 @@ export function withOwnWords(stored: string, own: string): string {
 
 /** Normalised, segmented and stemmed words in text order (duplicates kept). */
 export function searchTerms(text: string): string[] {
-  return wordTokens(text).map(stem);
+  return searchWords(text).map(stem);
+}
+
+/** The words of a text as keyword search reads them, before stemming: calendar words in one form. */
+export function searchWords(text: string): string[] {
+  return calendarWords(wordTokens(separateWeekdays(text)));
 }
 
 export interface SearchDocument {
@@ -47,6 +53,25 @@ export function searchDocument(searchText: string): SearchDocument {
     : { own: tokens.slice(0, marker), context: tokens.slice(marker + 1) };
 }
 
+const EVENING = /\bevenings?\b/i;
+const EVEN = /\beven\b/i;
+
+/**
+ * A search text stored before calendar words had one form (周五 for "Friday", 星期五 and
+ * 每周五), as the current tokenizer writes it, as far as its words tell; `source` is the
+ * memory's own text, which tells whether a stored "even" was "evening". A current search text
+ * is returned unchanged.
+ */
+export function withCalendarWords(stored: string, source: string): string {
+  const { own, context } = searchDocument(stored);
+  const evening = EVENING.test(source) && !EVEN.test(source);
+  const upgradedOwn = upgradeStoredTerms(own, evening);
+  const upgradedContext = upgradeStoredTerms(context, false);
+  return (
+    upgradedContext.length > 0 ? [...upgradedOwn, CONTEXT_MARKER, ...upgradedContext] : upgradedOwn
+  ).join(" ");
+}
+
 /** Every word of a stored search text, its own and its context's. */
 export function searchTokens(searchText: string): string[] {
   const { own, context } = searchDocument(searchText);
@@ -57,7 +82,7 @@ export function searchTokens(searchText: string): string[] {
 function meaningfulTerms(text: string): string[] {
   return [
     ...new Set(
-      wordTokens(text)
+      searchWords(text)
         .filter((token) => !isStopWord(token))
         .map(stem),
     ),

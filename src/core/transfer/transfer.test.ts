@@ -91,3 +91,25 @@ describe("importBatches", () => {
     expect(log.at(-1)).toBe("wrote batch 2");
   });
 });
+
+describe("importMemories", () => {
+  it("writes an older version's search text as the current tokenizer would", async () => {
+    const written: ImportedMemory[] = [];
+    const { deps } = loggingDeps();
+    deps.transfer = {
+      async importRecords(memories: readonly ImportedMemory[]) {
+        written.push(...memories);
+        return { imported: memories.length, skipped: 0, groups: 0, trust: 0 };
+      },
+    } as unknown as TransferStore;
+    const current = episode("Moved the sync to Friday evening");
+    // Exported before calendar words had one form: the weekday and "evening" as their stems.
+    const older = {
+      ...current,
+      search_text: "deploi move the sync to fridai even | mel 星期五 早上",
+    };
+    await importMemories(deps, { records: [older] });
+    expect(written[0]!.search_text).toBe("deploi move the sync to 周五 晚上 | mel 周五 上午");
+    expect(current.search_text).toBe("deploi move the sync to 周五 晚上");
+  });
+});

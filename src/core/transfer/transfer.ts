@@ -12,6 +12,7 @@ import { embeddingText } from "../memories/embedding-text.js";
 import type { MemoryRecords } from "../memories/ports.js";
 import { findMemories } from "../memories/read.js";
 import type { Embedder } from "../ports.js";
+import { withCalendarWords } from "../recall/search-text.js";
 import { LAYERS, type MemoryLayer } from "../types.js";
 import { validate } from "../validate.js";
 import {
@@ -193,7 +194,15 @@ async function prepareImport(deps: TransferDeps, input: unknown) {
   const computed = new Map(missing.map((memory, index) => [memory, [...vectors[index]!]]));
   const imported: ImportedMemory[] = memories
     .filter((memory) => !stored.has(memory.id))
-    .map((memory) => ({ ...memory, embedding: computed.get(memory) ?? memory.embedding! }));
+    .map((memory) => ({
+      ...memory,
+      // An export of an older version holds the search text its tokenizer wrote.
+      search_text: withCalendarWords(
+        memory.search_text,
+        memory.layer === "episodic" ? memory.summary : `${memory.key_text} ${memory.value_text}`,
+      ),
+      embedding: computed.get(memory) ?? memory.embedding!,
+    }));
   // Stored knowledge too: a run cut short may have left it without the links a later batch
   // could make (its episodes arrive after it), and running the import again makes them.
   const links = memories.flatMap((memory) =>

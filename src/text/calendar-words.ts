@@ -1,0 +1,136 @@
+/**
+ * Calendar words written one way in keyword search, whatever the language or variant: the days
+ * of the week and the parts of the day. An agent schedules in both languages ("Friday evening",
+ * "每周五晚上"), and Chinese alone writes a weekday three ways (周五, 星期五, 礼拜五); a question
+ * in one form should find a memory in another by its keywords, not by the vector alone.
+ *
+ * Each is written as the Chinese word the segmenter keeps whole (周五, 上午): it is a word of
+ * the vocabulary already, and English words are mapped onto it one to one, so an English-only
+ * store ranks as before.
+ */
+import { stem } from "./stem.js";
+
+/**
+ * A weekday written with 周, 星期 or 礼拜, not followed by a counter: 每周五 is "every Friday",
+ * 每周一次 "once a week", 一周三天 "three days a week". The segmenter splits 每周五 into
+ * 每周 / 五 (and 每周一例会 into 每周 / 一例 / 会), so the weekday is set apart before it runs.
+ */
+const WEEKDAY_ZH =
+  /(?:周|星期|礼拜)([一二三四五六日天])(?![次天遍回趟个位名节门顿条件场年月周号])/g;
+
+/** Chinese text with each weekday set apart as 周一 … 周日, for the segmenter. */
+export function separateWeekdays(text: string): string {
+  return text.replace(WEEKDAY_ZH, (_, day: string) => ` 周${day === "天" ? "日" : day} `);
+}
+
+const WEEKDAYS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+const WEEKDAYS_ZH = ["周一", "周二", "周三", "周四", "周五", "周六", "周日"];
+
+const SAME_AS = new Map<string, string>([
+  ...WEEKDAYS_EN.flatMap((day, index): [string, string][] => [
+    [day, WEEKDAYS_ZH[index]!],
+    [`${day}s`, WEEKDAYS_ZH[index]!],
+  ]),
+  ["morning", "上午"],
+  ["mornings", "上午"],
+  ["早上", "上午"],
+  ["早晨", "上午"],
+  ["afternoon", "下午"],
+  ["afternoons", "下午"],
+  ["evening", "晚上"],
+  ["evenings", "晚上"],
+  ["晚间", "晚上"],
+  ["noon", "中午"],
+]);
+
+/**
+ * Upgrading search terms stored before calendar words had one form: the stems the old words
+ * were stored as. "even" (stored for both "evening" and the adverb) is mapped only when the
+ * caller knows it was "evening".
+ */
+const STORED_SAME_AS = new Map<string, string>([
+  ...[...SAME_AS].map(([word, form]): [string, string] => [stem(word), form]),
+  ["早上", "上午"],
+  ["早晨", "上午"],
+  ["晚间", "晚上"],
+]);
+STORED_SAME_AS.delete(stem("evening"));
+
+/** A weekday the segmenter kept whole: 周五, 星期五, 礼拜天. */
+const WEEKDAY_WORD_ZH = /^(?:周|星期|礼拜)([一二三四五六日天])$/;
+/** What the segmenter split off a weekday's number (每周 / 五, 礼拜 / 五), and what it keeps. */
+const WEEKDAY_PREFIX_ZH = new Map([
+  ["周", ""],
+  ["星期", ""],
+  ["礼拜", ""],
+  ["每周", "每"],
+  ["上周", "上"],
+  ["下周", "下"],
+  ["本周", "本"],
+  ["这周", "这"],
+]);
+const WEEKDAY_NUMBER_ZH = /^[一二三四五六日天]$/;
+const COUNTER_ZH = /^[次天遍回趟个位名节门顿条件场年月周号]/;
+
+const weekdayZh = (day: string) => `周${day === "天" ? "日" : day}`;
+
+/**
+ * Stored search terms (stemmed, as the tokenizer before calendar words gave them) as the
+ * current tokenizer gives them, as far as the terms tell: `evening` says whether a stored
+ * "even" stood for "evening". Terms already current are returned as they are.
+ */
+export function upgradeStoredTerms(terms: readonly string[], evening: boolean): string[] {
+  const upgraded: string[] = [];
+  for (let index = 0; index < terms.length; index++) {
+    const term = terms[index]!;
+    const next = terms[index + 1];
+    const prefix = WEEKDAY_PREFIX_ZH.get(term);
+    const whole = WEEKDAY_WORD_ZH.exec(term);
+    const clock = CLOCK_HOUR.exec(term);
+    if (
+      prefix !== undefined &&
+      next !== undefined &&
+      WEEKDAY_NUMBER_ZH.test(next) &&
+      !COUNTER_ZH.test(terms[index + 2] ?? "")
+    ) {
+      if (prefix) upgraded.push(prefix);
+      upgraded.push(weekdayZh(next));
+      index++;
+    } else if (whole) {
+      upgraded.push(weekdayZh(whole[1]!));
+    } else if (clock) {
+      upgraded.push(clock[1]!, HALF_OF_DAY[clock[2]!]!);
+    } else if ((term === "am" || term === "pm") && HOUR.test(upgraded.at(-1) ?? "")) {
+      upgraded.push(HALF_OF_DAY[term]!);
+    } else if (evening && term === stem("evening")) {
+      upgraded.push("晚上");
+    } else {
+      upgraded.push(STORED_SAME_AS.get(term) ?? term);
+    }
+  }
+  return upgraded;
+}
+
+/** An hour of the clock with its half of the day in one token: "9am", "10pm". */
+const CLOCK_HOUR = /^(\d{1,2})(am|pm)$/;
+const HOUR = /^\d{1,2}$/;
+const HALF_OF_DAY: Record<string, string> = { am: "上午", pm: "下午" };
+
+/**
+ * Lower-cased tokens in text order with every calendar word in its one form. "am" and "pm"
+ * count only after an hour ("8:30 am", "9am"): "am" alone is "I am".
+ */
+export function calendarWords(tokens: readonly string[]): string[] {
+  const words: string[] = [];
+  for (const token of tokens) {
+    const clock = CLOCK_HOUR.exec(token);
+    if (clock) {
+      words.push(clock[1]!, HALF_OF_DAY[clock[2]!]!);
+    } else if ((token === "am" || token === "pm") && HOUR.test(words.at(-1) ?? "")) {
+      words.push(HALF_OF_DAY[token]!);
+    } else {
+      words.push(SAME_AS.get(token) ?? token);
+    }
+  }
+  return words;
+}
