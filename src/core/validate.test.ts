@@ -40,6 +40,18 @@ describe("input validation", () => {
     expect(error.message).toContain(message);
   });
 
+  it("says a field left out is required, and what it takes", () => {
+    const { outcome: _outcome, ...noOutcome } = valid;
+    expect(errorOf(() => validate(StoreEpisodicInput, noOutcome)).message).toBe(
+      'outcome: required: one of "success", "failure", "partial"',
+    );
+    expect(errorOf(() => validate(RecallInput, {})).message).toBe("query_text: required (string)");
+    // A value given but wrong is still named as such.
+    expect(errorOf(() => validate(RecallInput, { query_text: 3 })).message).toContain(
+      "expected string",
+    );
+  });
+
   it("rejects metadata nested too deep or too large", () => {
     let deep: Record<string, unknown> = { leaf: 1 };
     for (let i = 0; i < 10; i++) deep = { deep };

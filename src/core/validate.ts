@@ -14,8 +14,30 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.outp
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const field = issue?.path.map(String).join(".") || (unknownKey(issue) ?? "input");
-  const message = issue?.message ?? "invalid input";
+  const message = (issue && missing(issue, input)) ?? issue?.message ?? "invalid input";
   return fail(field, message);
+}
+
+/**
+ * "required" for a field left out, with what it takes: zod says "Invalid option: expected one
+ * of …" or "expected string, received undefined", which reads as a bad value given.
+ */
+function missing(issue: z.core.$ZodIssue, input: unknown): string | undefined {
+  if (issue.code !== "invalid_type" && issue.code !== "invalid_value") return undefined;
+  if (issue.path.length === 0 || valueAt(input, issue.path) !== undefined) return undefined;
+  if (issue.code === "invalid_value") {
+    return `required: one of ${issue.values.map((value) => JSON.stringify(value)).join(", ")}`;
+  }
+  return `required (${issue.expected})`;
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== "object") return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
 }
 
 function unknownKey(issue: z.core.$ZodIssue | undefined): string | undefined {
