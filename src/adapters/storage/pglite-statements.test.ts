@@ -81,6 +81,10 @@ describe("PGlite statements prepared once, run in one round trip", () => {
     // Cached plan must not change result type: the transaction is aborted, no retry can run.
     await expect(inTransaction()).rejects.toMatchObject({ code: "0A000" });
     expect(await inTransaction()).toEqual([expect.objectContaining({ extra: "new" })]);
+    // The stale statement is closed by the next run outside a transaction, not left behind:
+    // the insert, the select described again, and this one.
+    await query("SELECT 1 AS one", []);
+    expect(await preparedCount()).toBe(3);
   });
 
   it("reports a failed statement with PostgreSQL's code and stays usable", async () => {

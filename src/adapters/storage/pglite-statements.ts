@@ -136,10 +136,16 @@ export function preparedQueries(
     return rows;
   };
 
+  const close = (name: string) =>
+    send(concat([serialize.close({ type: "S", name }), serialize.sync()]), false);
+
   const forget = async (entry: Described) => {
     prepared.delete(entry.sql);
-    await send(concat([serialize.close({ type: "S", name: entry.name }), serialize.sync()]), false);
+    await close(entry.name);
   };
+
+  // Statements dropped inside a transaction the failure aborted, closed once it has ended.
+  let unclosed: string[] = [];
 
   const named = async (sql: string): Promise<Described> => {
     const hit = prepared.get(sql);
@@ -161,6 +167,11 @@ export function preparedQueries(
   ): Promise<T[]> => {
     // Outside a transaction PGlite syncs its files after the statement, as its query does.
     const sync = !inTransaction;
+    if (!inTransaction && unclosed.length > 0) {
+      const names = unclosed;
+      unclosed = [];
+      for (const name of names) await close(name);
+    }
     // One of a kind: described and run unnamed, in two round trips, and not kept.
     if (params.length > MAX_PREPARED_PARAMETERS)
       return execute<T>(await describe(sql, ""), params, sync);
@@ -173,6 +184,7 @@ export function preparedQueries(
       if (!isStalePlan(error)) throw error;
       if (inTransaction) {
         prepared.delete(statement.sql);
+        unclosed.push(statement.name);
         throw error;
       }
       await forget(statement);
