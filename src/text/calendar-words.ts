@@ -43,18 +43,46 @@ const SAME_AS = new Map<string, string>([
   ["noon", "中午"],
 ]);
 
+/** An hour of the clock with its half of the day in one token: "9am", "10pm". */
+const CLOCK_HOUR = /^(\d{1,2})(am|pm)$/;
+const HOUR = /^\d{1,2}$/;
+const HALF_OF_DAY: Record<string, string> = { am: "上午", pm: "下午" };
+
 /**
- * Upgrading search terms stored before calendar words had one form: the stems the old words
- * were stored as. "even" (stored for both "evening" and the adverb) is mapped only when the
- * caller knows it was "evening".
+ * Lower-cased tokens in text order with every calendar word in its one form. "am" and "pm"
+ * count only after an hour ("8:30 am", "9am"): "am" alone is "I am".
  */
-const STORED_SAME_AS = new Map<string, string>([
-  ...[...SAME_AS].map(([word, form]): [string, string] => [stem(word), form]),
-  ["早上", "上午"],
-  ["早晨", "上午"],
-  ["晚间", "晚上"],
-]);
-STORED_SAME_AS.delete(stem("evening"));
+export function calendarWords(tokens: readonly string[]): string[] {
+  return inOneForm(tokens, SAME_AS);
+}
+
+function inOneForm(tokens: readonly string[], sameAs: ReadonlyMap<string, string>): string[] {
+  const words: string[] = [];
+  for (const token of tokens) {
+    const clock = CLOCK_HOUR.exec(token);
+    if (clock) {
+      words.push(clock[1]!, HALF_OF_DAY[clock[2]!]!);
+    } else if ((token === "am" || token === "pm") && HOUR.test(words.at(-1) ?? "")) {
+      words.push(HALF_OF_DAY[token]!);
+    } else {
+      words.push(sameAs.get(token) ?? token);
+    }
+  }
+  return words;
+}
+
+// ---- Upgrading search terms stored before calendar words had one form.
+
+/**
+ * The stems the old words were stored as. "even" was stored for both "evening" and the adverb:
+ * it is mapped only where the caller knows it was "evening".
+ */
+const EVENING_STEM = stem("evening");
+const STORED_SAME_AS = new Map(
+  [...SAME_AS]
+    .map(([word, form]): [string, string] => [stem(word), form])
+    .filter(([word]) => word !== EVENING_STEM),
+);
 
 /** A weekday the segmenter kept whole: 周五, 星期五, 礼拜天. */
 const WEEKDAY_WORD_ZH = /^(?:周|星期|礼拜)([一二三四五六日天])$/;
@@ -80,57 +108,23 @@ const weekdayZh = (day: string) => `周${day === "天" ? "日" : day}`;
  * "even" stood for "evening". Terms already current are returned as they are.
  */
 export function upgradeStoredTerms(terms: readonly string[], evening: boolean): string[] {
-  const upgraded: string[] = [];
+  const joined: string[] = [];
   for (let index = 0; index < terms.length; index++) {
     const term = terms[index]!;
-    const next = terms[index + 1];
     const prefix = WEEKDAY_PREFIX_ZH.get(term);
     const whole = WEEKDAY_WORD_ZH.exec(term);
-    const clock = CLOCK_HOUR.exec(term);
     if (
       prefix !== undefined &&
-      next !== undefined &&
-      WEEKDAY_NUMBER_ZH.test(next) &&
+      WEEKDAY_NUMBER_ZH.test(terms[index + 1] ?? "") &&
       !COUNTER_ZH.test(terms[index + 2] ?? "")
     ) {
-      if (prefix) upgraded.push(prefix);
-      upgraded.push(weekdayZh(next));
-      index++;
+      if (prefix) joined.push(prefix);
+      joined.push(weekdayZh(terms[++index]!));
     } else if (whole) {
-      upgraded.push(weekdayZh(whole[1]!));
-    } else if (clock) {
-      upgraded.push(clock[1]!, HALF_OF_DAY[clock[2]!]!);
-    } else if ((term === "am" || term === "pm") && HOUR.test(upgraded.at(-1) ?? "")) {
-      upgraded.push(HALF_OF_DAY[term]!);
-    } else if (evening && term === stem("evening")) {
-      upgraded.push("晚上");
+      joined.push(weekdayZh(whole[1]!));
     } else {
-      upgraded.push(STORED_SAME_AS.get(term) ?? term);
+      joined.push(evening && term === EVENING_STEM ? "晚上" : term);
     }
   }
-  return upgraded;
-}
-
-/** An hour of the clock with its half of the day in one token: "9am", "10pm". */
-const CLOCK_HOUR = /^(\d{1,2})(am|pm)$/;
-const HOUR = /^\d{1,2}$/;
-const HALF_OF_DAY: Record<string, string> = { am: "上午", pm: "下午" };
-
-/**
- * Lower-cased tokens in text order with every calendar word in its one form. "am" and "pm"
- * count only after an hour ("8:30 am", "9am"): "am" alone is "I am".
- */
-export function calendarWords(tokens: readonly string[]): string[] {
-  const words: string[] = [];
-  for (const token of tokens) {
-    const clock = CLOCK_HOUR.exec(token);
-    if (clock) {
-      words.push(clock[1]!, HALF_OF_DAY[clock[2]!]!);
-    } else if ((token === "am" || token === "pm") && HOUR.test(words.at(-1) ?? "")) {
-      words.push(HALF_OF_DAY[token]!);
-    } else {
-      words.push(SAME_AS.get(token) ?? token);
-    }
-  }
-  return words;
+  return inOneForm(joined, STORED_SAME_AS);
 }
