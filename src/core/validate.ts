@@ -22,7 +22,7 @@ export function validate<S extends z.ZodType>(schema: S, input: unknown): z.outp
  * "required" for a field left out, with what it takes: zod says "Invalid option: expected one
  * of …" or "expected string, received undefined", which reads as a bad value given.
  */
-function missing(issue: z.core.$ZodIssue, input: unknown): string | undefined {
+export function missing(issue: z.core.$ZodIssue, input: unknown): string | undefined {
   if (issue.code !== "invalid_type" && issue.code !== "invalid_value") return undefined;
   if (issue.path.length === 0 || valueAt(input, issue.path) !== undefined) return undefined;
   if (issue.code === "invalid_value") {

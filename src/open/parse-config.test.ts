@@ -21,6 +21,12 @@ describe("parseConfig refuses a configuration that cannot work, naming the setti
     );
   });
 
+  it("says a setting left out is required", () => {
+    expect(() => parseConfig({} as never)).toThrow(
+      expect.objectContaining({ field: "dataDir", message: "dataDir: required (string)" }),
+    );
+  });
+
   it("takes PostgreSQL URLs and schema names of its own", () => {
     const config = parseConfig({
       dataDir: "memory://",

@@ -1,5 +1,6 @@
 import { HindsightConfig, type HindsightConfigInput } from "../config/schema.js";
 import { ErrorCode, HindsightError } from "../core/errors.js";
+import { missing } from "../core/validate.js";
 
 /** Validates a configuration; the first bad field becomes CONFIG_INVALID naming it. */
 export function parseConfig(input: HindsightConfigInput): Readonly<HindsightConfig> {
@@ -7,7 +8,8 @@ export function parseConfig(input: HindsightConfigInput): Readonly<HindsightConf
   if (!result.success) {
     const issue = result.error.issues[0];
     const field = issue?.path.join(".") || "config";
-    throw new HindsightError(ErrorCode.CONFIG_INVALID, `${field}: ${issue?.message}`, { field });
+    const message = (issue && missing(issue, input)) ?? issue?.message;
+    throw new HindsightError(ErrorCode.CONFIG_INVALID, `${field}: ${message}`, { field });
   }
   return Object.freeze(result.data);
 }
