@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { calendarWords, separateWeekdays, upgradeStoredTerms } from "./calendar-words.js";
+import { calendarWords, separateCalendarWords, upgradeStoredTerms } from "./calendar-words.js";
 import { stem } from "./stem.js";
 import { wordTokens } from "./tokenize.js";
 
-const words = (text: string) => calendarWords(wordTokens(separateWeekdays(text)));
+const words = (text: string) => calendarWords(wordTokens(separateCalendarWords(text)));
 
 describe("calendar words", () => {
   it("writes a weekday one way in either language and every Chinese variant", () => {
@@ -42,6 +42,20 @@ describe("calendar words", () => {
     expect(words("at noon")).toContain("中午");
   });
 
+  it("writes a month one way: its English name, digits or Chinese numerals", () => {
+    for (const text of ["April", "4月", "4 月份", "04月", "四月", "四月份", "２０２４年４月１４日"]) {
+      expect(words(text), text).toContain("四月");
+    }
+    expect(words("2024年12月3日")).toEqual(["2024", "年", "十二月", "3", "日"]);
+    expect(words("December")).toEqual(["十二月"]);
+  });
+
+  it("does not read a count of months, another number or the verb 'may' as a month", () => {
+    expect(words("3个月")).not.toContain("三月");
+    expect(words("等了14月")).not.toContain("四月");
+    expect(words("we may ship it")).toEqual(["we", "may", "ship", "it"]);
+  });
+
   it("reads am and pm after an hour only", () => {
     expect(words("a call at 8:30 am")).toEqual(["a", "call", "at", "8", "30", "上午"]);
     expect(words("9am stand-up")).toEqual(["9", "上午", "stand", "up"]);
@@ -66,6 +80,8 @@ describe("upgradeStoredTerms", () => {
       "星期天早上去游泳，礼拜五下午开会",
       "每周一次复盘，一周三天在家办公",
       "Standup at 10 am on Mondays; I am the host",
+      "Flight to Tokyo for the April conference, departing 14 April",
+      "2024年4月14日出发，五一前回来，十二月份再去，要等3个月",
     ]) {
       expect(upgradeStoredTerms(stored(text), false), text).toEqual(current(text));
     }

@@ -18,9 +18,42 @@ import { stem } from "./stem.js";
 const WEEKDAY_ZH =
   /(?:周|星期|礼拜)([一二三四五六日天])(?![次天遍回趟个位名节门顿条件场年月周号])/g;
 
-/** Chinese text with each weekday set apart as 周一 … 周日, for the segmenter. */
-export function separateWeekdays(text: string): string {
-  return text.replace(WEEKDAY_ZH, (_, day: string) => ` 周${day === "天" ? "日" : day} `);
+/** English month names, January first. */
+export const MONTHS_EN = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+/** Chinese month names as the segmenter keeps them whole: 一月 … 十二月. */
+const MONTHS_ZH = MONTHS_EN.map(
+  (_, index) =>
+    `${["一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二"][index]}月`,
+);
+
+/**
+ * A month written with digits, 4月 or 4月份, which the segmenter splits into 4 / 月; not a
+ * count of months (3个月) nor a digit of a longer number (2024 年 is followed by 年, not 月).
+ */
+const MONTH_DIGITS_ZH = /(?<![\d.])(1[0-2]|0?[1-9])\s*月份?/g;
+
+/**
+ * Chinese text with each weekday set apart as 周一 … 周日 and each month written with digits
+ * as 一月 … 十二月, for the segmenter.
+ */
+export function separateCalendarWords(text: string): string {
+  return text
+    .normalize("NFKC")
+    .replace(WEEKDAY_ZH, (_, day: string) => ` 周${day === "天" ? "日" : day} `)
+    .replace(MONTH_DIGITS_ZH, (_, month: string) => ` ${MONTHS_ZH[Number(month) - 1]} `);
 }
 
 const WEEKDAYS_EN = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
@@ -41,6 +74,11 @@ const SAME_AS = new Map<string, string>([
   ["evenings", "晚上"],
   ["晚间", "晚上"],
   ["noon", "中午"],
+  // "May" is left out: in English it is far more often the verb.
+  ...MONTHS_EN.flatMap((month, index): [string, string][] =>
+    month === "may" ? [] : [[month, MONTHS_ZH[index]!]],
+  ),
+  ...MONTHS_ZH.map((month): [string, string] => [`${month}份`, month]),
 ]);
 
 /** An hour of the clock with its half of the day in one token: "9am", "10pm". */
@@ -100,6 +138,8 @@ const WEEKDAY_PREFIX_ZH = new Map([
 const WEEKDAY_NUMBER_ZH = /^[一二三四五六日天]$/;
 const COUNTER_ZH = /^[次天遍回趟个位名节门顿条件场年月周号]/;
 
+const MONTH_NUMBER = /^\d{1,2}$/;
+
 const weekdayZh = (day: string) => `周${day === "天" ? "日" : day}`;
 
 /**
@@ -113,7 +153,11 @@ export function upgradeStoredTerms(terms: readonly string[], evening: boolean): 
     const term = terms[index]!;
     const prefix = WEEKDAY_PREFIX_ZH.get(term);
     const whole = WEEKDAY_WORD_ZH.exec(term);
-    if (
+    const month = MONTH_NUMBER.test(term) ? Number(term) : 0;
+    if (month >= 1 && month <= 12 && (terms[index + 1] === "月" || terms[index + 1] === "月份")) {
+      joined.push(MONTHS_ZH[month - 1]!);
+      index++;
+    } else if (
       prefix !== undefined &&
       WEEKDAY_NUMBER_ZH.test(terms[index + 1] ?? "") &&
       !COUNTER_ZH.test(terms[index + 2] ?? "")

@@ -1,4 +1,8 @@
-import { calendarWords, separateWeekdays, upgradeStoredTerms } from "../../text/calendar-words.js";
+import {
+  calendarWords,
+  separateCalendarWords,
+  upgradeStoredTerms,
+} from "../../text/calendar-words.js";
 import { stem } from "../../text/stem.js";
 import { isStopWord } from "../../text/stop-words.js";
 import { wordTokens } from "../../text/tokenize.js";
@@ -34,7 +38,7 @@ export function searchTerms(text: string): string[] {
 
 /** The words of a text as keyword search reads them, before stemming: calendar words in one form. */
 export function searchWords(text: string): string[] {
-  return calendarWords(wordTokens(separateWeekdays(text)));
+  return calendarWords(wordTokens(separateCalendarWords(text)));
 }
 
 export interface SearchDocument {

@@ -3,6 +3,8 @@
  * A leading preposition ("in the last 3 days", "on Wednesday") and a trailing possessive
  * ("last week's") belong to the match, so that removing it leaves clean keywords.
  */
+
+import { MONTHS_EN } from "../../../text/calendar-words.js";
 import {
   type Clock,
   civil,
@@ -43,20 +45,7 @@ function en(name: string, body: string, resolve: Rule["resolve"]): Rule {
 }
 
 /** English month names, January first. */
-export const MONTHS = [
-  "january",
-  "february",
-  "march",
-  "april",
-  "may",
-  "june",
-  "july",
-  "august",
-  "september",
-  "october",
-  "november",
-  "december",
-];
+export const MONTHS = MONTHS_EN;
 const MONTH_ABBREVIATIONS: Record<string, number> = {
   jan: 1,
   feb: 2,
