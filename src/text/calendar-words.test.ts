@@ -43,7 +43,15 @@ describe("calendar words", () => {
   });
 
   it("writes a month one way: its English name, digits or Chinese numerals", () => {
-    for (const text of ["April", "4月", "4 月份", "04月", "四月", "四月份", "２０２４年４月１４日"]) {
+    for (const text of [
+      "April",
+      "4月",
+      "4 月份",
+      "04月",
+      "四月",
+      "四月份",
+      "２０２４年４月１４日",
+    ]) {
       expect(words(text), text).toContain("四月");
     }
     expect(words("2024年12月3日")).toEqual(["2024", "年", "十二月", "3", "日"]);
