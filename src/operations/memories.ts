@@ -284,9 +284,12 @@ export const memoryOperations = defineOperations({
           include_archived: { flag: "--include-archived", help: "also search archived memories" },
           explain: { flag: "--explain", help: "show each result's raw ranking signals and ranks" },
         },
-        human: (response) =>
+        human: (response, input) =>
           response.results.length === 0
-            ? "no memories above the score floor"
+            ? // Facts stored with store-fact are semantic: say so, or they look lost.
+              input.memory_layer === "episodic"
+              ? "no memories above the score floor (episodic memories only: --layer all also searches facts and rules)"
+              : "no memories above the score floor"
             : response.results.map((r) => describeRecalled(r) + explainRecalled(r)).join("\n"),
       },
     ],

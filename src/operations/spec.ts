@@ -102,8 +102,11 @@ export interface CliCommand<R> {
   options?: Record<string, CliFlag | readonly CliFlag[]>;
   /** Input fields the command itself decides (`share confirm` → decision "confirm"). */
   fixed?: Record<string, unknown>;
-  /** What a person reads on stdout (`--json` prints the result itself). */
-  human(result: R): string;
+  /**
+   * What a person reads on stdout (`--json` prints the result itself), given the result and
+   * the input the command sent.
+   */
+  human(result: R, input: Readonly<Record<string, unknown>>): string;
   /** A line for stderr (info level) besides the result, when there is something to say. */
   notice?(result: R): string | undefined;
 }

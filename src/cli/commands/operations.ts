@@ -130,7 +130,7 @@ function register(parent: Command, name: MemoryOperation, spec: Spec, binding: B
       const result = await invoke(memory, name, input);
       const notice = binding.notice?.(result);
       if (notice) logger.info(notice);
-      printResult(result, options, () => binding.human(result));
+      printResult(result, options, () => binding.human(result, input));
     });
   });
 }
