@@ -20,179 +20,131 @@ import { BACKENDS, createTestSchema } from "./support/backends.js";
 /** What the tokenizer wrote before stemming: the same words, unstemmed. */
 const unstemmed = (parts: string[]) => parts.flatMap(wordTokens).join(" ");
 
-describe.each(BACKENDS)(
-  "migration 7 re-indexes rows written before stemming on $name",
-  (backend) => {
-    let driver: SqlDriver | undefined;
-    let cleanup: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await driver?.close();
-      await cleanup?.();
-      driver = undefined;
-      cleanup = undefined;
-    });
+describe.each(BACKENDS)("migrations re-index rows written before on $name", (backend) => {
+  let opened: SqlDriver | undefined;
+  let cleanup: (() => Promise<void>) | undefined;
+  afterEach(async () => {
+    await opened?.close();
+    await cleanup?.();
+    opened = undefined;
+    cleanup = undefined;
+  });
 
-    const embedder = { id: "test-embedder", dimensions: 4 };
-    const row = (id: string, summary: string, text: string): NewEpisodic => ({
-      id,
-      occurred_at: new Date("2024-05-01T00:00:00Z"),
-      recorded_at: new Date("2024-05-01T00:00:00Z"),
-      task_type: "conversation",
-      summary,
-      outcome: "success",
-      metadata: {},
-      tags: [],
-      confidence: 1,
-      decay_score: 1,
-      status: "active",
-      subject: null,
-      user_id: null,
-      agent_id: null,
-      session_id: null,
-      source: null,
-      embedding: new Float32Array([1, 0, 0, 0]),
-      search_text: text,
-    });
+  const embedder = { id: "test-embedder", dimensions: 4 };
 
-    it.skipIf(backend.skip !== undefined)(
-      "rewrites search text, terms and BM25 statistics, and only the old rows",
-      async () => {
-        if (backend.name === "pglite") {
-          driver = await openPGlite({ dataDir: IN_MEMORY, logger: silentLogger });
-        } else {
-          const schema = await createTestSchema();
-          cleanup = schema.drop;
-          driver = await openPostgres({ connectionString: schema.url, logger: silentLogger });
-        }
-        const before = MIGRATIONS.filter((migration) => migration.version < 7);
-        await migrate(driver, embedder, before);
-        const store = new SqlMemoryRecords(driver);
-        const oldId = "00000000-0000-4000-8000-000000000001";
-        const newId = "00000000-0000-4000-8000-000000000002";
-        await store.insertEpisodic([
-          row(oldId, "Caroline went hiking", unstemmed(["conversation", "Caroline went hiking"])),
-          row(newId, "We agreed on hiking", searchText(["conversation", "We agreed on hiking"])),
-        ]);
-        const statsBefore = await driver.query<{ tokens: number }>(
-          "SELECT tokens::int AS tokens FROM search_stats WHERE layer = 'episodic'",
-        );
+  const open = async (): Promise<SqlDriver> => {
+    if (backend.name === "pglite") {
+      opened = await openPGlite({ dataDir: IN_MEMORY, logger: silentLogger });
+    } else {
+      const schema = await createTestSchema();
+      cleanup = schema.drop;
+      opened = await openPostgres({ connectionString: schema.url, logger: silentLogger });
+    }
+    return opened;
+  };
 
-        const report = await migrate(driver, embedder);
-        expect(report.applied).toEqual(
-          MIGRATIONS.filter((migration) => migration.version >= 7).map((m) => m.version),
-        );
-
-        const rows = await driver.query<{ id: string; search_text: string; terms: string[] }>(
-          "SELECT id::text AS id, search_text, terms FROM episodic_memories ORDER BY id",
-        );
-        expect(rows[0]!.search_text).toBe(searchText(["conversation", "Caroline went hiking"]));
-        expect(rows[0]!.terms).toContain("hike");
-        expect(rows[0]!.terms).not.toContain("hiking");
-        expect(rows[1]!.search_text).toBe(searchText(["conversation", "We agreed on hiking"]));
-
-        const df = Object.fromEntries(
-          (
-            await driver.query<{ term: string; df: number }>(
-              "SELECT term, df FROM search_terms WHERE layer = 'episodic'",
-            )
-          ).map(({ term, df }) => [term, df]),
-        );
-        expect(df.hike).toBe(2);
-        expect(df.hiking).toBeUndefined();
-        expect(df.went).toBe(1);
-        const statsAfter = await driver.query<{ documents: number; tokens: number }>(
-          "SELECT documents::int AS documents, tokens::int AS tokens FROM search_stats WHERE layer = 'episodic'",
-        );
-        // Stemming maps a word to a word: lengths are unchanged, the documents the same two.
-        expect(statsAfter[0]).toEqual({ documents: 2, tokens: statsBefore[0]!.tokens });
-      },
+  /** Document frequencies of the episodic layer's terms. */
+  const documentFrequencies = async (db: SqlDriver): Promise<Record<string, number>> =>
+    Object.fromEntries(
+      (
+        await db.query<{ term: string; df: number }>(
+          "SELECT term, df FROM search_terms WHERE layer = 'episodic'",
+        )
+      ).map(({ term, df }) => [term, df]),
     );
-  },
-);
 
-describe.each(BACKENDS)(
-  "migration 9 writes calendar words one way in rows written before on $name",
-  (backend) => {
-    let driver: SqlDriver | undefined;
-    let cleanup: (() => Promise<void>) | undefined;
-    afterEach(async () => {
-      await driver?.close();
-      await cleanup?.();
-      driver = undefined;
-      cleanup = undefined;
-    });
+  it.skipIf(backend.skip !== undefined)(
+    "migration 7 rewrites search text, terms and BM25 statistics, and only the old rows",
+    async () => {
+      const driver = await open();
+      const before = MIGRATIONS.filter((migration) => migration.version < 7);
+      await migrate(driver, embedder, before);
+      const store = new SqlMemoryRecords(driver);
+      const oldId = "00000000-0000-4000-8000-000000000001";
+      const newId = "00000000-0000-4000-8000-000000000002";
+      await store.insertEpisodic([
+        episode(oldId, "Caroline went hiking", unstemmed(["conversation", "Caroline went hiking"])),
+        episode(newId, "We agreed on hiking", searchText(["conversation", "We agreed on hiking"])),
+      ]);
+      const statsBefore = await driver.query<{ tokens: number }>(
+        "SELECT tokens::int AS tokens FROM search_stats WHERE layer = 'episodic'",
+      );
 
-    /** What the tokenizer wrote before calendar words: stems of the segmenter's words. */
-    const stored = (parts: string[], context: string) =>
-      [...parts.flatMap(wordTokens), "|", ...wordTokens(context)].map(stem).join(" ");
+      const report = await migrate(driver, embedder);
+      expect(report.applied).toEqual(
+        MIGRATIONS.filter((migration) => migration.version >= 7).map((m) => m.version),
+      );
 
-    it.skipIf(backend.skip !== undefined)(
-      "rewrites search text, terms and BM25 statistics, in English and Chinese",
-      async () => {
-        if (backend.name === "pglite") {
-          driver = await openPGlite({ dataDir: IN_MEMORY, logger: silentLogger });
-        } else {
-          const schema = await createTestSchema();
-          cleanup = schema.drop;
-          driver = await openPostgres({ connectionString: schema.url, logger: silentLogger });
-        }
-        const embedder = { id: "test-embedder", dimensions: 4 };
-        await migrate(
-          driver,
-          embedder,
-          MIGRATIONS.filter((migration) => migration.version < 9),
-        );
-        const english = ["conversation", "Moved the sync to Friday evening, 9am on Mondays"];
-        const chinese = ["conversation", "用户每周五晚上打羽毛球，星期一早上开例会"];
-        const context = "Mel: still on Tuesday?";
-        const ids = [
-          "00000000-0000-4000-8000-000000000011",
-          "00000000-0000-4000-8000-000000000012",
-        ];
-        await new SqlMemoryRecords(driver).insertEpisodic([
-          episode(ids[0]!, english[1]!, stored(english, context)),
-          episode(ids[1]!, chinese[1]!, stored(chinese, context)),
-        ]);
-        const df = async () =>
-          Object.fromEntries(
-            (
-              await driver!.query<{ term: string; df: number }>(
-                "SELECT term, df FROM search_terms WHERE layer = 'episodic'",
-              )
-            ).map(({ term, df }) => [term, df]),
-          );
-        expect((await df()).fridai).toBe(1);
+      const rows = await driver.query<{ id: string; search_text: string; terms: string[] }>(
+        "SELECT id::text AS id, search_text, terms FROM episodic_memories ORDER BY id",
+      );
+      expect(rows[0]!.search_text).toBe(searchText(["conversation", "Caroline went hiking"]));
+      expect(rows[0]!.terms).toContain("hike");
+      expect(rows[0]!.terms).not.toContain("hiking");
+      expect(rows[1]!.search_text).toBe(searchText(["conversation", "We agreed on hiking"]));
 
-        const report = await migrate(driver, embedder);
-        expect(report.applied).toEqual([9]);
+      const df = await documentFrequencies(driver);
+      expect(df.hike).toBe(2);
+      expect(df.hiking).toBeUndefined();
+      expect(df.went).toBe(1);
+      const statsAfter = await driver.query<{ documents: number; tokens: number }>(
+        "SELECT documents::int AS documents, tokens::int AS tokens FROM search_stats WHERE layer = 'episodic'",
+      );
+      // Stemming maps a word to a word: lengths are unchanged, the documents the same two.
+      expect(statsAfter[0]).toEqual({ documents: 2, tokens: statsBefore[0]!.tokens });
+    },
+  );
 
-        const rows = await driver.query<{ search_text: string; terms: string[] }>(
-          "SELECT search_text, terms FROM episodic_memories ORDER BY id",
-        );
-        expect(rows.map((row) => row.search_text)).toEqual([
-          searchText(english, context),
-          searchText(chinese, context),
-        ]);
-        for (const row of rows)
-          expect(row.terms).toEqual(
-            expect.arrayContaining(["周五", "晚上", "周一", "上午", "周二"]),
-          );
-        const after = await df();
-        expect(after).toMatchObject({ 周五: 2, 晚上: 2, 周一: 2, 上午: 2, 周二: 2 });
-        expect(after.fridai).toBeUndefined();
-        expect(after.每周).toBeUndefined();
-        const stats = await driver.query<{ documents: number; tokens: number }>(
-          "SELECT documents::int AS documents, tokens::int AS tokens FROM search_stats WHERE layer = 'episodic'",
-        );
-        const tokens = rows.reduce(
-          (sum, row) => sum + Math.round(documentLength(searchDocument(row.search_text))),
-          0,
-        );
-        expect(stats[0]).toEqual({ documents: 2, tokens });
-      },
-    );
-  },
-);
+  /** What the tokenizer wrote before calendar words: stems of the segmenter's words. */
+  const stored = (parts: string[], context: string) =>
+    [...parts.flatMap(wordTokens), "|", ...wordTokens(context)].map(stem).join(" ");
+
+  it.skipIf(backend.skip !== undefined)(
+    "migration 9 writes calendar words one way: search text, terms and BM25 statistics, in English and Chinese",
+    async () => {
+      const driver = await open();
+      await migrate(
+        driver,
+        embedder,
+        MIGRATIONS.filter((migration) => migration.version < 9),
+      );
+      const english = ["conversation", "Moved the sync to Friday evening, 9am on Mondays"];
+      const chinese = ["conversation", "用户每周五晚上打羽毛球，星期一早上开例会"];
+      const context = "Mel: still on Tuesday?";
+      const ids = ["00000000-0000-4000-8000-000000000011", "00000000-0000-4000-8000-000000000012"];
+      await new SqlMemoryRecords(driver).insertEpisodic([
+        episode(ids[0]!, english[1]!, stored(english, context)),
+        episode(ids[1]!, chinese[1]!, stored(chinese, context)),
+      ]);
+      expect((await documentFrequencies(driver)).fridai).toBe(1);
+
+      const report = await migrate(driver, embedder);
+      expect(report.applied).toEqual([9]);
+
+      const rows = await driver.query<{ search_text: string; terms: string[] }>(
+        "SELECT search_text, terms FROM episodic_memories ORDER BY id",
+      );
+      expect(rows.map((row) => row.search_text)).toEqual([
+        searchText(english, context),
+        searchText(chinese, context),
+      ]);
+      for (const row of rows)
+        expect(row.terms).toEqual(expect.arrayContaining(["周五", "晚上", "周一", "上午", "周二"]));
+      const after = await documentFrequencies(driver);
+      expect(after).toMatchObject({ 周五: 2, 晚上: 2, 周一: 2, 上午: 2, 周二: 2 });
+      expect(after.fridai).toBeUndefined();
+      expect(after.每周).toBeUndefined();
+      const stats = await driver.query<{ documents: number; tokens: number }>(
+        "SELECT documents::int AS documents, tokens::int AS tokens FROM search_stats WHERE layer = 'episodic'",
+      );
+      const tokens = rows.reduce(
+        (sum, row) => sum + Math.round(documentLength(searchDocument(row.search_text))),
+        0,
+      );
+      expect(stats[0]).toEqual({ documents: 2, tokens });
+    },
+  );
+});
 
 function episode(id: string, summary: string, text: string): NewEpisodic {
   return {
