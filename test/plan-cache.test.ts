@@ -6,7 +6,9 @@
  * planned on its own, so each recall paid ~0.9 ms of planning (docs/benchmarks.md).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createHashEmbedder } from "../src/adapters/embedders/hash.js";
 import { silentLogger } from "../src/adapters/logger.js";
+import { findCandidateSets } from "../src/adapters/storage/candidates.js";
 import type { SqlDriver } from "../src/adapters/storage/executor.js";
 import { IN_MEMORY, openPGlite } from "../src/adapters/storage/pglite.js";
 import { SqlStorage } from "../src/adapters/storage/sql-storage.js";
@@ -28,8 +30,10 @@ describe("recall's statements on PGlite", () => {
     // The service's recall on a driver this test can also ask for the session's statements.
     memory = await serviceOn(new SqlStorage(driver));
     const topics = ["billing", "deploy", "gateway", "数据库", "certificates", "缓存", "invoices"];
+    // Enough memories that the planner expects dozens of candidates, as in a real store (with a
+    // handful it probes the usage table whatever the statement says).
     await memory.storeEpisodicBatch(
-      Array.from({ length: 60 }, (_, i) => ({
+      Array.from({ length: 240 }, (_, i) => ({
         task_type: "ops",
         summary: `${topics[i % topics.length]} check ${i}: ${topics[(i * 3) % topics.length]} fine`,
         outcome: "success" as const,
@@ -77,5 +81,44 @@ describe("recall's statements on PGlite", () => {
       expect({ marker, custom_plans }).toEqual({ marker, custom_plans: 5 });
       expect(generic_plans, marker).toBeGreaterThanOrEqual(queries.length - 5);
     }
+  });
+
+  it("look up each candidate's access count, never reading the whole usage table", async () => {
+    // A store in use: every recall leaves a usage row, so the table grows towards the number of
+    // memories ever recalled. The rows' memories need not exist for the planner's choice, so
+    // foreign keys are off while they are written.
+    await driver.transaction(async (tx) => {
+      await tx.exec("SET LOCAL session_replication_role = replica");
+      await tx.exec(`INSERT INTO episodic_usage (id, access_count, last_accessed_at)
+        SELECT gen_random_uuid(), 1, now() FROM generate_series(1, 5000)`);
+    });
+    await driver.exec("ANALYZE episodic_usage");
+    const [embedding] = await createHashEmbedder().embed(["billing gateway"], "query");
+    let statement: [string, readonly unknown[]] | undefined;
+    await findCandidateSets(
+      {
+        query: async (sql, params = []) => {
+          statement = [sql, params];
+          return [];
+        },
+        exec: async () => {},
+      },
+      [
+        {
+          layer: "episodic",
+          embedding: embedding!,
+          keywords: ["billing", "gateway"],
+          filter: { include_archived: false },
+          limit: 30,
+        },
+      ],
+    );
+    const plan = await driver.query<{ "QUERY PLAN": string }>(
+      `EXPLAIN ${statement![0]}`,
+      statement![1],
+    );
+    const text = plan.map((row) => row["QUERY PLAN"]).join("\n");
+    expect(text).toContain("episodic_usage_pkey");
+    expect(text).not.toMatch(/Seq Scan on episodic_usage/);
   });
 });

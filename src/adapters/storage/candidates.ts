@@ -184,7 +184,10 @@ function part(
             CASE WHEN row_number() OVER () = 1
               THEN (SELECT json_object_agg(term, df) FROM query_terms_${n}) END AS df
      FROM (SELECT DISTINCT ON (id) * FROM hits_${n}) m
-     LEFT JOIN ${USAGE_TABLE[query.layer]} u ON u.id = m.id
+     -- One primary-key probe per candidate. As a join, the planner hashed the whole usage table,
+     -- which every recall grows: a cost rising with every memory ever recalled.
+     LEFT JOIN LATERAL (SELECT u.access_count, u.last_accessed_at FROM ${USAGE_TABLE[query.layer]} u
+                        WHERE u.id = m.id OFFSET 0) u ON TRUE
      LEFT JOIN search_stats s ON s.layer = ${layer}`;
   return { ctes, select };
 }
