@@ -72,7 +72,7 @@ export class Lifecycle {
     };
   }
 
-  /** Decay and cold storage for every memory: one statement per layer. */
+  /** Decay and cold storage for every memory: set-based statements, a slice of a layer each. */
   async maintain(input: unknown, options: JobOptions = {}): Promise<MaintainResult> {
     const request = validate(MaintainInput, input);
     const at = this.at(request.now);

@@ -1,7 +1,7 @@
 /**
  * What the memory lifecycle needs from storage: three ports, one per concern. Every operation
- * is set-based SQL in the store: maintenance touches each memory in one statement per layer,
- * never row by row.
+ * is set-based SQL in the store: maintenance touches each memory in one statement per slice of
+ * a layer (thousands of memories), never row by row.
  */
 import type { NewSemantic } from "../memories/ports.js";
 import type { StoredTrust } from "../sharing/types.js";
