@@ -3,24 +3,28 @@
  * top-k query on the same table in the same run (the floor no recall can beat).
  *
  *   npm run bench -- --json [--sizes 10000,100000] [--backends pglite,postgres] [--queries 200]
- *                    [--embedder hash|default] [--serve] [--cli-rounds 7]
+ *                    [--embedder hash|default] [--serve] [--end-to-end 10000] [--cli-rounds 7]
  *
- * `--embedder default` embeds with the default model (multilingual-e5-small, fetched by
- * `npm run fetch:model`) instead of the hash embedder, and reports the query embedding's own
- * time (`query_embed_ms`) and the floor that includes it (`floor_with_embed_ms`: one query
- * embedding + the raw query). `--serve` also recalls through `hindsight serve` on the same
- * store over HTTP on loopback (`serve_recall_ms`, the client's wall time per request).
+ * One run prints every figure of issue #18, and `targets` says which hold:
  *
- * `--cli-rounds` (default 7; 0 skips it) measures the command line as an agent hook pays for
- * it, one process per call, against a bare `node -e 0` in the same run (src/bench/cli.ts):
- * a refused input, `stats`, and `store` / `recall` with and without a process owning the
- * directory, with the embedder under test.
+ * - the engine: each size of `--sizes` grows one table, embedded with `--embedder` (the hash
+ *   embedder by default: loading 100 000 memories through the model would take hours), and
+ *   recall is measured against the raw query on the same vectors;
+ * - end to end (`--end-to-end n`, default 10 000; 0 skips it): each backend again, a store of n
+ *   memories embedded with the default model (multilingual-e5-small, fetched by `npm run
+ *   fetch:model`): recall with its query embedding (`query_embed_ms`) against its floor of one
+ *   query embedding + the raw query (`floor_with_embed_ms`), the same recalls through
+ *   `hindsight serve` over HTTP on loopback (`serve_recall_ms`, the client's wall time per
+ *   request), and cold ingest with the model;
+ * - the command line (`--cli-rounds`, default 7; 0 skips it), as an agent hook pays for it, one
+ *   process per call, against a bare `node -e 0` in the same run (src/bench/cli.ts): a refused
+ *   input, `stats`, and `store` / `recall` with and without a process owning the directory,
+ *   with the default model when the end-to-end part runs, else with `--embedder`.
  *
- * Sizes grow one table: the 100k row set is the 10k one plus 90k more. After each load the
- * tables are vacuumed and analysed, so recall is measured in the steady state.
- *
- * `insert_floor_per_s` is the raw insert rate of the same vectors into a bare table with only
- * an HNSW index, in 1000-row statements: the most the database allows for vector writes.
+ * `--embedder default` runs the engine part with the model too, and `--serve` adds `serve` to
+ * it. After each load the tables are vacuumed and analysed, so recall is measured in the steady
+ * state. `insert_floor_per_s` is the raw insert rate of the same vectors into a bare table with
+ * only an HNSW index, in 1000-row statements: the most the database allows for vector writes.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -47,6 +51,7 @@ import { cachingEmbedder } from "../eval/embedding-cache.js";
 import { benchCli, type CliBench, type CliCase } from "./cli.js";
 import { generateMemory, generateQuery, random } from "./corpus.js";
 import { type Percentiles, percentiles } from "./stats.js";
+import { targets } from "./targets.js";
 
 interface BenchResult {
   backend: string;
@@ -60,6 +65,8 @@ interface BenchResult {
   embedder: string;
   query_embed_ms?: Percentiles;
   floor_with_embed_ms?: Percentiles;
+  /** Recall (its query embedding included) ÷ one query embedding + the raw query. */
+  recall_over_floor_with_embed_p50?: number;
   serve_recall_ms?: Percentiles;
   /** After the last size: fresh memories stored with their embedding (nothing cached). */
   ingest?: Ingest;
@@ -88,6 +95,7 @@ const { values } = parseArgs({
     queries: { type: "string", default: "200" },
     embedder: { type: "string", default: "hash" },
     serve: { type: "boolean", default: false },
+    "end-to-end": { type: "string", default: "10000" },
     "cli-rounds": { type: "string", default: "7" },
     "database-url": {
       type: "string",
@@ -96,10 +104,44 @@ const { values } = parseArgs({
   },
 });
 
-const sizes = values.sizes
-  .split(",")
-  .map(Number)
-  .sort((a, b) => a - b);
+type EmbedderKind = "hash" | "default";
+
+/** One part of the run: which embedder, which sizes grow the table, whether `serve` is asked. */
+interface Part {
+  embedder: EmbedderKind;
+  sizes: number[];
+  serve: boolean;
+  /** Cold ingest after the last size: measured where the default model runs, if anywhere. */
+  ingest: boolean;
+}
+
+function embedderKind(name: string): EmbedderKind {
+  if (name !== "hash" && name !== "default") {
+    throw new Error(`--embedder: '${name}' is not hash or default`);
+  }
+  return name;
+}
+
+const endToEndSize = Number(values["end-to-end"]);
+if (!Number.isInteger(endToEndSize) || endToEndSize < 0) {
+  throw new Error(`--end-to-end: '${values["end-to-end"]}' is not a number of memories`);
+}
+const engineEmbedder = embedderKind(values.embedder);
+const engine: Part = {
+  embedder: engineEmbedder,
+  sizes: values.sizes
+    .split(",")
+    .map(Number)
+    .sort((a, b) => a - b),
+  serve: values.serve,
+  // The hash embedder's ingest ratio says nothing about the model's; with no model part, the
+  // engine's ingest is still reported, as before.
+  ingest: engineEmbedder === "default" || endToEndSize === 0,
+};
+const endToEnd: Part | undefined =
+  endToEndSize > 0
+    ? { embedder: "default", sizes: [endToEndSize], serve: true, ingest: true }
+    : undefined;
 const queryCount = Number(values.queries);
 const BATCH = 1000;
 const TOP_K = 5;
@@ -111,12 +153,9 @@ const CLI = join(dirname(fileURLToPath(import.meta.url)), "..", "cli", "main.js"
  * the memory table get the same vectors without embedding them twice; queries are always
  * embedded, as recall does.
  */
-async function benchEmbedder(scratch: string): Promise<Embedder> {
-  if (values.embedder !== "hash" && values.embedder !== "default") {
-    throw new Error(`--embedder: '${values.embedder}' is not hash or default`);
-  }
+async function benchEmbedder(scratch: string, kind: EmbedderKind): Promise<Embedder> {
   const inner = await createEmbedder(
-    values.embedder === "hash" ? { kind: "hash" } : { kind: "local", allowRemote: false },
+    kind === "hash" ? { kind: "hash" } : { kind: "local", allowRemote: false },
     silentLogger,
   );
   const documents = await cachingEmbedder(inner, join(scratch, "unused.bin"));
@@ -250,9 +289,10 @@ async function measureInsertFloor(driver: SqlDriver, vectors: Float32Array[]): P
 async function measureIngest(
   memory: MemoryService,
   embedder: Embedder,
+  kind: EmbedderKind,
   next: () => number,
 ): Promise<Ingest> {
-  const items = values.embedder === "hash" ? 4096 : 512;
+  const items = kind === "hash" ? 4096 : 512;
   const batch = 128;
   const fresh = Array.from({ length: 2 * items }, (_, i) => generateMemory(next, 90_000_000 + i));
   const [, embedMs] = await timed(() =>
@@ -293,10 +333,11 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
   return [value, performance.now() - start];
 }
 
-async function benchBackend(name: string): Promise<BenchResult[]> {
+async function benchBackend(name: string, part: Part): Promise<BenchResult[]> {
+  const { sizes } = part;
   const backend = await openBackend(name);
   const scratch = await mkdtemp(join(tmpdir(), "hindsight-bench-vectors-"));
-  const embedder = await benchEmbedder(scratch);
+  const embedder = await benchEmbedder(scratch, part.embedder);
   let driver = backend.driver;
   const open = async () => {
     const storage = new SqlStorage(driver);
@@ -360,7 +401,7 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
       // The query's own embedding, uncached: what every recall pays before the database.
       const embedMsEach: number[] = [];
       const withEmbedMs: number[] = [];
-      if (values.embedder !== "hash") {
+      if (part.embedder !== "hash") {
         for (let i = 0; i < queries.length; i++) {
           const [[vector], ms] = await timed(() => embedder.embed([queries[i]!], "query"));
           embedMsEach.push(ms);
@@ -370,11 +411,11 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
         }
       }
       let served: Percentiles | undefined;
-      if (values.serve) {
+      if (part.serve) {
         if (backend.exclusive) await store.close();
         const server = await startServe({
           ...backend.serveEnv,
-          HINDSIGHT_EMBEDDER: values.embedder === "hash" ? "hash" : "local",
+          HINDSIGHT_EMBEDDER: part.embedder === "hash" ? "hash" : "local",
         });
         try {
           served = await serveRecall(server.url, queries);
@@ -400,11 +441,15 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
           ? {
               query_embed_ms: percentiles(embedMsEach),
               floor_with_embed_ms: percentiles(withEmbedMs),
+              recall_over_floor_with_embed_p50:
+                Math.round((recall.p50 / percentiles(withEmbedMs).p50) * 100) / 100,
             }
           : {}),
         ...(served ? { serve_recall_ms: served } : {}),
       };
-      if (n === sizes.at(-1)) result.ingest = await measureIngest(memory, embedder, next);
+      if (n === sizes.at(-1) && part.ingest) {
+        result.ingest = await measureIngest(memory, embedder, part.embedder, next);
+      }
       progress(`${name}: ${JSON.stringify(result)}`);
       results.push(result);
     }
@@ -417,31 +462,44 @@ async function benchBackend(name: string): Promise<BenchResult[]> {
   return results;
 }
 
+const backends = values.backends.split(",").map((backend) => backend.trim());
 const results: BenchResult[] = [];
-for (const backend of values.backends.split(","))
-  results.push(...(await benchBackend(backend.trim())));
+for (const backend of backends) results.push(...(await benchBackend(backend, engine)));
+const endToEndResults: BenchResult[] = [];
+if (endToEnd) {
+  for (const backend of backends) endToEndResults.push(...(await benchBackend(backend, endToEnd)));
+}
 const cliRounds = Number(values["cli-rounds"]);
+const cliEmbedder = endToEnd ? "default" : engine.embedder;
 const cli: CliBench | undefined =
   cliRounds > 0
     ? await benchCli({
         cli: CLI,
-        embedder: values.embedder === "hash" ? "hash" : "",
+        embedder: cliEmbedder === "hash" ? "hash" : "",
         rounds: cliRounds,
         startServe,
         progress,
       })
     : undefined;
+const met = targets(results, endToEndResults, cli);
 if (values.json) {
-  process.stdout.write(`${JSON.stringify({ results, ...(cli ? { cli } : {}) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({
+      results,
+      ...(endToEnd ? { end_to_end: endToEndResults } : {}),
+      ...(cli ? { cli } : {}),
+      targets: met,
+    })}\n`,
+  );
 } else {
-  for (const r of results) {
+  for (const r of [...results, ...endToEndResults]) {
     process.stdout.write(
       `${r.backend.padEnd(9)} n=${String(r.n).padEnd(7)} store ${r.store_per_s}/s ` +
         `(insert floor ${r.insert_floor_per_s}/s, embedder ${r.embedder_per_s}/s)  ` +
         `recall p50 ${r.recall_ms.p50} p95 ${r.recall_ms.p95} p99 ${r.recall_ms.p99} ms  ` +
         `floor p50 ${r.floor_ms.p50} p95 ${r.floor_ms.p95} p99 ${r.floor_ms.p99} ms  (${r.recall_over_floor_p50}×)` +
         (r.query_embed_ms
-          ? `  query embedding p50 ${r.query_embed_ms.p50} p99 ${r.query_embed_ms.p99} ms, floor with it p50 ${r.floor_with_embed_ms!.p50} p99 ${r.floor_with_embed_ms!.p99} ms`
+          ? `  query embedding p50 ${r.query_embed_ms.p50} p99 ${r.query_embed_ms.p99} ms, floor with it p50 ${r.floor_with_embed_ms!.p50} p99 ${r.floor_with_embed_ms!.p99} ms (recall ${r.recall_over_floor_with_embed_p50}×)`
           : "") +
         (r.serve_recall_ms
           ? `  through serve p50 ${r.serve_recall_ms.p50} p99 ${r.serve_recall_ms.p99} ms`
@@ -469,5 +527,16 @@ if (values.json) {
     );
     process.stdout.write(line("store, kept warm", cli.warm_store));
     process.stdout.write(line("recall, kept warm", cli.warm_recall));
+  }
+  for (const target of met) {
+    const value =
+      typeof target.value === "number"
+        ? String(target.value)
+        : Object.entries(target.value)
+            .map(([backend, value]) => `${backend} ${value}`)
+            .join(", ");
+    process.stdout.write(
+      `target ${target.met ? "met    " : "not met"}  ${target.measure}: ${value} (${target.bound})\n`,
+    );
   }
 }
