@@ -138,6 +138,19 @@ async function openDetails(path: string | undefined): Promise<{
   };
 }
 
+/** Runs `run` with a per-question writer to `path` (none without one), closing it after. */
+async function withDetails<T>(
+  path: string | undefined,
+  run: (write: (record: unknown) => void) => Promise<T>,
+): Promise<T> {
+  const details = await openDetails(path);
+  try {
+    return await run(details.write);
+  } finally {
+    await details.close();
+  }
+}
+
 /** The runners, loaded when an evaluation runs (they open the service, which a plain
  * `hindsight --help` must not load). */
 async function loadRunners() {
@@ -333,22 +346,18 @@ export function registerEval(program: Command): void {
             `${undated} sessions have no readable date; their turns take the previous session's date`,
           );
         }
-        const details = await openDetails(options.details);
-        let report: LocomoReport;
-        try {
-          report = await lib.runLocomo(conversations, {
+        const report = await withDetails(options.details, (onQuestion) =>
+          lib.runLocomo(conversations, {
             runtime,
             ks,
             referenceTime,
             contextTurns,
             freshBanks: options.freshBanks === true,
             progress: progress("eval locomo"),
-            onQuestion: details.write,
+            onQuestion,
             ...(limit === undefined ? {} : { limitConversations: limit }),
-          });
-        } finally {
-          await details.close();
-        }
+          }),
+        );
         printResult(report, options, () => describeLocomo(report));
       });
     });
@@ -392,20 +401,16 @@ export function registerEval(program: Command): void {
           logger.warn(`${undated} messages have no readable time; they take the previous one's`);
         }
         if (skipped > 0) logger.warn(`${skipped} messages are empty and were left out`);
-        const details = await openDetails(options.details);
-        let report: MemdailyReport;
-        try {
-          report = await lib.runMemdaily(trajectories, {
+        const report = await withDetails(options.details, (onQuestion) =>
+          lib.runMemdaily(trajectories, {
             runtime,
             referenceTime,
             freshBanks: options.freshBanks === true,
             progress: progress("eval memdaily"),
-            onQuestion: details.write,
+            onQuestion,
             ...(limit === undefined ? {} : { limitTrajectories: limit }),
-          });
-        } finally {
-          await details.close();
-        }
+          }),
+        );
         printResult(report, options, () => describeMemdaily(report));
       });
     });

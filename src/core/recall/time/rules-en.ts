@@ -45,7 +45,7 @@ function en(name: string, body: string, resolve: Rule["resolve"]): Rule {
 }
 
 /** English month names, January first. */
-export const MONTHS = MONTHS_EN;
+const MONTHS = MONTHS_EN;
 const MONTH_ABBREVIATIONS: Record<string, number> = {
   jan: 1,
   feb: 2,

@@ -12,8 +12,10 @@
  * English, segmented Chinese; see search-text), which ranking already holds, so nothing more is
  * stored or fetched.
  */
+
+import { MONTHS_EN } from "../../../text/calendar-words.js";
 import { stem } from "../../../text/stem.js";
-import { MONTHS, WEEKDAYS } from "./rules-en.js";
+import { WEEKDAYS } from "./rules-en.js";
 
 /**
  * An English question whose first words ask for a point in time: "When did…", "What year…",
@@ -59,7 +61,7 @@ const TIME_WORDS_EN = new Set(
     "evening",
     "night",
     ...WEEKDAYS,
-    ...MONTHS.filter((month) => month !== "may"),
+    ...MONTHS_EN.filter((month) => month !== "may"),
     "summer",
     "winter",
     "spring",
