@@ -3,16 +3,13 @@
  * on the embedded store waits for one slice and not for the whole table. A sliced run must judge
  * and write exactly what one statement over the whole layer would.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/adapters/logger.js";
-import type { SqlDriver } from "../src/adapters/storage/executor.js";
+import { describe, expect, it } from "vitest";
 import { applyDecay, previewDecay } from "../src/adapters/storage/lifecycle-sql.js";
-import { IN_MEMORY, openPGlite } from "../src/adapters/storage/pglite.js";
-import { openPostgres } from "../src/adapters/storage/postgres.js";
 import { SqlStorage } from "../src/adapters/storage/sql-storage.js";
 import type { DecayParameters } from "../src/core/lifecycle/ports.js";
 import { AT, daysAfter, EMBEDDER, newEpisodic } from "./contract/support.js";
-import { BACKENDS, createTestSchema } from "./support/backends.js";
+import { BACKENDS } from "./support/backends.js";
+import { freshDrivers } from "./support/drivers.js";
 
 const STEEP: DecayParameters = {
   lambda: 0.05,
@@ -24,26 +21,7 @@ const STEEP: DecayParameters = {
 };
 
 describe.each(BACKENDS)("decay in slices on $name", (backend) => {
-  let opened: SqlDriver | undefined;
-  let cleanup: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await opened?.close();
-    await cleanup?.();
-    opened = undefined;
-    cleanup = undefined;
-  });
-
-  const open = async (): Promise<SqlDriver> => {
-    if (backend.name === "pglite") {
-      opened = await openPGlite({ dataDir: IN_MEMORY, logger: silentLogger });
-    } else {
-      const schema = await createTestSchema();
-      cleanup = schema.drop;
-      opened = await openPostgres({ connectionString: schema.url, logger: silentLogger });
-    }
-    return opened;
-  };
-
+  const open = freshDrivers(backend);
   it.skipIf(backend.skip !== undefined)(
     "scores every memory once and archives what one statement would, whatever the slice size",
     async () => {

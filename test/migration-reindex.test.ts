@@ -2,46 +2,25 @@
  * Migrations 7 and 9 (storage/reindex) on both backends: a database written before stemming,
  * or before calendar words had one form, is re-indexed when it is next opened.
  */
-import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../src/adapters/logger.js";
+import { describe, expect, it } from "vitest";
 import type { SqlDriver } from "../src/adapters/storage/executor.js";
 import { SqlMemoryRecords } from "../src/adapters/storage/memory-records.js";
 import { migrate } from "../src/adapters/storage/migrate.js";
 import { MIGRATIONS } from "../src/adapters/storage/migrations.js";
-import { IN_MEMORY, openPGlite } from "../src/adapters/storage/pglite.js";
-import { openPostgres } from "../src/adapters/storage/postgres.js";
 import type { NewEpisodic } from "../src/core/memories/ports.js";
 import { documentLength } from "../src/core/recall/bm25.js";
 import { searchDocument, searchText } from "../src/core/recall/search-text.js";
 import { stem } from "../src/text/stem.js";
 import { wordTokens } from "../src/text/tokenize.js";
-import { BACKENDS, createTestSchema } from "./support/backends.js";
+import { BACKENDS } from "./support/backends.js";
+import { freshDrivers } from "./support/drivers.js";
 
 /** What the tokenizer wrote before stemming: the same words, unstemmed. */
 const unstemmed = (parts: string[]) => parts.flatMap(wordTokens).join(" ");
 
 describe.each(BACKENDS)("migrations re-index rows written before on $name", (backend) => {
-  let opened: SqlDriver | undefined;
-  let cleanup: (() => Promise<void>) | undefined;
-  afterEach(async () => {
-    await opened?.close();
-    await cleanup?.();
-    opened = undefined;
-    cleanup = undefined;
-  });
-
+  const open = freshDrivers(backend);
   const embedder = { id: "test-embedder", dimensions: 4 };
-
-  const open = async (): Promise<SqlDriver> => {
-    if (backend.name === "pglite") {
-      opened = await openPGlite({ dataDir: IN_MEMORY, logger: silentLogger });
-    } else {
-      const schema = await createTestSchema();
-      cleanup = schema.drop;
-      opened = await openPostgres({ connectionString: schema.url, logger: silentLogger });
-    }
-    return opened;
-  };
 
   /** Document frequencies of the episodic layer's terms. */
   const documentFrequencies = async (db: SqlDriver): Promise<Record<string, number>> =>

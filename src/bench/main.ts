@@ -410,6 +410,7 @@ async function benchBackend(name: string, part: Part): Promise<BenchResult[]> {
           );
         }
       }
+      const withEmbed = percentiles(withEmbedMs);
       let served: Percentiles | undefined;
       if (part.serve) {
         if (backend.exclusive) await store.close();
@@ -440,9 +441,9 @@ async function benchBackend(name: string, part: Part): Promise<BenchResult[]> {
         ...(embedMsEach.length > 0
           ? {
               query_embed_ms: percentiles(embedMsEach),
-              floor_with_embed_ms: percentiles(withEmbedMs),
+              floor_with_embed_ms: withEmbed,
               recall_over_floor_with_embed_p50:
-                Math.round((recall.p50 / percentiles(withEmbedMs).p50) * 100) / 100,
+                Math.round((recall.p50 / withEmbed.p50) * 100) / 100,
             }
           : {}),
         ...(served ? { serve_recall_ms: served } : {}),
