@@ -30,7 +30,12 @@ describe("keeping an embedded directory warm between one-shot commands", () => {
   });
 
   it("starts an owner the next command forwards to, which gives the directory back when stopped", async () => {
-    const env = { HINDSIGHT_DATA_DIR: dataDir, HINDSIGHT_KEEP_WARM: "600" };
+    // At debug, a one-shot command says which process it started or forwarded to.
+    const env = {
+      HINDSIGHT_DATA_DIR: dataDir,
+      HINDSIGHT_KEEP_WARM: "600",
+      HINDSIGHT_LOG_LEVEL: "debug",
+    };
     const stored = await runCli(
       [
         "store",

@@ -43,7 +43,12 @@ describe("lifecycle operations forwarded to the owner of an embedded directory",
   });
 
   it("maintains, stores facts that supersede, and shows history through the owner", async () => {
-    const env = { HINDSIGHT_DATA_DIR: dataDir, DATABASE_URL: undefined };
+    // At debug, a one-shot command says that it forwarded.
+    const env = {
+      HINDSIGHT_DATA_DIR: dataDir,
+      DATABASE_URL: undefined,
+      HINDSIGHT_LOG_LEVEL: "debug",
+    };
     const first = json<{ id: string }>(
       await runCli(["store-fact", "--key", "On call", "--value", "Ana", "--json"], env),
     );

@@ -266,6 +266,7 @@ describe("runStdioServer", () => {
                 semantic: counts,
                 store: "slow",
                 embedder: "none",
+                working: null,
                 llm: {
                   provider: "none",
                   model: null,

@@ -68,7 +68,8 @@ describe("one embedded data directory shared by several processes", () => {
     const owner = await startHolder(dataDir);
     holders.push(owner);
     expect(owner.role).toBe("owner");
-    const env = { HINDSIGHT_DATA_DIR: dataDir };
+    // At debug, a one-shot command says that it forwarded.
+    const env = { HINDSIGHT_DATA_DIR: dataDir, HINDSIGHT_LOG_LEVEL: "debug" };
     const stored = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
         runCli(

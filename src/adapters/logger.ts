@@ -22,3 +22,12 @@ export function stderrLogger(
 }
 
 export const silentLogger: Logger = stderrLogger("silent");
+
+/**
+ * The same logger with its info lines at debug: what a one-shot command's opening announces
+ * (the store, the embedder, the language model in use) is noise on every agent turn, and
+ * `stats` shows it; its warnings still show.
+ */
+export function infoAsDebug(logger: Logger): Logger {
+  return { ...logger, info: (message, fields) => logger.debug(message, fields) };
+}

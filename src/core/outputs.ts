@@ -312,6 +312,12 @@ export const StatsOutput = z.object({
   store: z.string().describe("Where the memories live, credentials removed."),
   embedder: z.string(),
   llm: LlmStatsOutput,
+  working: z
+    .string()
+    .nullable()
+    .describe(
+      "Where working-memory sessions live (`redis://…`, or the memories' database), credentials removed; null without working memory.",
+    ),
 });
 
 export const SummarizeOutput = z.object({

@@ -423,6 +423,7 @@ export class MemoryService implements MemoryApi {
       store: this.storage.admin.description,
       embedder: this.embedder.id,
       llm: llmStats(this.options.llm, this.fallbacks),
+      working: this.options.working?.store.description ?? null,
     };
   }
 

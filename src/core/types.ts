@@ -177,6 +177,8 @@ export interface MemoryStats {
   store: string;
   embedder: string;
   llm: LlmStats;
+  /** Where working-memory sessions live; null without working memory. */
+  working: string | null;
 }
 
 /** How the summary of a memory stored from a raw interaction was written. */

@@ -4,7 +4,7 @@
  * object its typed face; the CLI, a surface like REST and MCP, uses it as it is and lets the
  * service validate what the user typed.
  */
-import { silentLogger } from "../adapters/logger.js";
+import { infoAsDebug, silentLogger } from "../adapters/logger.js";
 import { IN_MEMORY } from "../adapters/storage/pglite.js";
 import { ensurePrivateDirectory } from "../adapters/storage/private-dir.js";
 import type { HindsightConfig, HindsightConfigInput } from "../config/schema.js";
@@ -90,7 +90,8 @@ export async function openHindsight(
     memory = await openSharedEmbeddedMemory({
       dataDir: config.dataDir,
       lockTimeoutMs: config.lockTimeoutMs,
-      logger: serviceDeps.logger,
+      // Whether this command forwards or owns is for a server's log, as in openService.
+      logger: deps.oneShot ? infoAsDebug(serviceDeps.logger) : serviceDeps.logger,
       openLocal: async () => wrapLocal(await openService(config, serviceDeps)),
       ...(startOwner ? { startOwner } : {}),
     });

@@ -4,6 +4,7 @@
 import { systemClock } from "../adapters/clock.js";
 import { createEmbedder } from "../adapters/embedders/create.js";
 import { createLanguageModel } from "../adapters/llm/create.js";
+import { infoAsDebug } from "../adapters/logger.js";
 import { openStorage } from "../adapters/storage/open-store.js";
 import { cl100k } from "../adapters/tokens.js";
 import { openWorkingStore } from "../adapters/working-stores/open-working-store.js";
@@ -28,7 +29,9 @@ export async function openService(
   deps: ServiceDeps,
 ): Promise<MemoryService> {
   const { logger } = deps;
-  const embedder = deps.embedder ?? (await createEmbedder(config.embedder, logger));
+  // What opening announces is for a server's log, not for every one-shot command's stderr.
+  const opening = deps.oneShot ? infoAsDebug(logger) : logger;
+  const embedder = deps.embedder ?? (await createEmbedder(config.embedder, opening));
   // Only a local model has anything to load (a remote one would be called over the network).
   const warm =
     deps.embedder || config.embedder.kind !== "local" ? false : (deps.warmEmbedder ?? true);
@@ -37,14 +40,14 @@ export async function openService(
   const warming = warm === true ? embedder.embed(["warm-up"]) : undefined;
   warming?.catch(() => undefined); // awaited below, once the store is open
   if (warm === "background") embedder.prepare?.();
-  const llm = deps.llm ?? createLanguageModel(config.llm, logger);
+  const llm = deps.llm ?? createLanguageModel(config.llm, opening);
   // A failed open closes what it opened; an embedder the caller gave stays the caller's.
   const closeEmbedder = async () => {
     if (!deps.embedder) await embedder.close?.();
   };
   let storage: Awaited<ReturnType<typeof openStorage>>;
   try {
-    storage = await openStorage(config, logger, { oneShot: deps.oneShot });
+    storage = await openStorage(config, opening, { oneShot: deps.oneShot });
   } catch (error) {
     await closeEmbedder();
     throw error;
@@ -52,7 +55,7 @@ export async function openService(
   let working: Awaited<ReturnType<typeof openWorkingStore>>;
   try {
     await warming;
-    working = await openWorkingStore(config.working, storage, logger);
+    working = await openWorkingStore(config.working, storage, opening);
   } catch (error) {
     await storage.admin.close();
     await closeEmbedder();
@@ -91,7 +94,7 @@ export async function openService(
   try {
     const migration = await service.migrate();
     if (migration.applied.length > 0)
-      logger.info(`applied migrations ${migration.applied.join(", ")}`);
+      opening.info(`applied migrations ${migration.applied.join(", ")}`);
   } catch (error) {
     await service.close();
     throw error;

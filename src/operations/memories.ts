@@ -437,7 +437,8 @@ export const memoryOperations = defineOperations({
     cli: [
       {
         command: "stats",
-        description: "count memories per layer and status; show the store and embedder in use",
+        description:
+          "count memories per layer and status; show the store, embedder, language model and working memory in use",
         options: { agent_id: { flag: "--agent <id>", help: "count only this agent's memories" } },
         human: (stats) =>
           [
@@ -445,6 +446,7 @@ export const memoryOperations = defineOperations({
             layerCounts(stats, "semantic", "  ", "  "),
             `store     ${stats.store}`,
             `embedder  ${stats.embedder}`,
+            `working   ${stats.working ?? "unavailable"}`,
             `llm       ${describeLlm(stats.llm)}`,
             ...breakerLines(stats.llm.breaker),
           ].join("\n"),
