@@ -38,6 +38,10 @@ describe.each(BACKENDS)("decay in slices on $name", (backend) => {
 
       const whole = await previewDecay(driver, "episodic", STEEP, AT);
       expect(whole).toMatchObject({ scored: 12, archived: 4, reactivated: 0 });
+      // Lowest score first: the longest idle.
+      expect(whole.archived_ids).toEqual([10, 9, 8, 7].map((i) => memories[i]!.id));
+      // A preview in slices merges them into the same list.
+      expect(await previewDecay(driver, "episodic", STEEP, AT, 3)).toEqual(whole);
 
       // Five does not divide twelve; four does, so its last slice is empty.
       const counts = await applyDecay(driver, "episodic", STEEP, AT, 5);

@@ -65,25 +65,33 @@ export async function applyDecay(
   sliceSize = DECAY_SLICE,
 ): Promise<DecayCounts> {
   const total = { ...NO_DECAY };
-  let after: string | undefined;
-  for (;;) {
-    const [next] = await db.query<{ id: string }>(
-      `SELECT id FROM ${TABLE[layer]} ${after === undefined ? "" : "WHERE id > $1::uuid"}
-       ORDER BY id OFFSET ${sliceSize - 1} LIMIT 1`,
-      after === undefined ? [] : [after],
-    );
-    const slice: Slice = {
-      ...(after === undefined ? {} : { after }),
-      ...(next && { through: next.id }),
-    };
+  for await (const slice of slices(db, layer, sliceSize)) {
     const [counts] = await db.query<DecayCounts>(decayStatement(layer, "apply", slice), [
       ...decayParams(p, at),
       ...sliceParams(slice),
     ]);
-    for (const key of Object.keys(total) as (keyof DecayCounts)[]) total[key] += counts?.[key] ?? 0;
-    if (!next) return total;
+    addCounts(total, counts);
+  }
+  return total;
+}
+
+/** The layer's primary key cut into ranges of `size` ids, found one bound at a time. */
+async function* slices(db: SqlExecutor, layer: MemoryLayer, size: number): AsyncGenerator<Slice> {
+  let after: string | undefined;
+  for (;;) {
+    const [next] = await db.query<{ id: string }>(
+      `SELECT id FROM ${TABLE[layer]} ${after === undefined ? "" : "WHERE id > $1::uuid"}
+       ORDER BY id OFFSET ${size - 1} LIMIT 1`,
+      after === undefined ? [] : [after],
+    );
+    yield { ...(after === undefined ? {} : { after }), ...(next && { through: next.id }) };
+    if (!next) return;
     after = next.id;
   }
+}
+
+function addCounts(total: DecayCounts, counts: DecayCounts | undefined): void {
+  for (const key of Object.keys(total) as (keyof DecayCounts)[]) total[key] += counts?.[key] ?? 0;
 }
 
 /**
@@ -113,20 +121,53 @@ function inSlice(column: string, slice: Slice): string {
 }
 
 /**
- * What applyDecay would do, from the same judgement, writing nothing: the counts and the
- * memories it would archive and reactivate, lowest score first (at most PREVIEW_IDS of each).
+ * What applyDecay would do, from the same judgement and in the same slices, writing nothing:
+ * the counts and the memories it would archive and reactivate, lowest score first (at most
+ * PREVIEW_IDS of each).
  */
 export async function previewDecay(
   db: SqlExecutor,
   layer: MemoryLayer,
   p: DecayParameters,
   at: Date,
+  sliceSize = DECAY_SLICE,
 ): Promise<DecayPreview> {
-  const [preview] = await db.query<DecayPreview>(
-    decayStatement(layer, "preview"),
-    decayParams(p, at),
-  );
-  return preview ?? { ...NO_DECAY, archived_ids: [], reactivated_ids: [] };
+  const total = { ...NO_DECAY };
+  const archived: ScoredId[] = [];
+  const reactivated: ScoredId[] = [];
+  for await (const slice of slices(db, layer, sliceSize)) {
+    const [preview] = await db.query<SlicePreview>(decayStatement(layer, "preview", slice), [
+      ...decayParams(p, at),
+      ...sliceParams(slice),
+    ]);
+    if (!preview) continue;
+    addCounts(total, preview);
+    lowestScores(archived, preview.archived_scores);
+    lowestScores(reactivated, preview.reactivated_scores);
+  }
+  return {
+    ...total,
+    archived_ids: archived.map(([, id]) => id),
+    reactivated_ids: reactivated.map(([, id]) => id),
+  };
+}
+
+/** A memory's decay score and id, as a preview orders them. */
+type ScoredId = [score: number, id: string];
+
+interface SlicePreview extends DecayCounts {
+  archived_scores: ScoredId[];
+  reactivated_scores: ScoredId[];
+}
+
+/**
+ * Merges a slice's lowest scores into those kept so far: lowest score first, then by id (the
+ * order uuids sort in as lowercase text), the first PREVIEW_IDS kept.
+ */
+function lowestScores(kept: ScoredId[], slice: readonly ScoredId[]): void {
+  kept.push(...slice);
+  kept.sort(([a, idA], [b, idB]) => a - b || (idA < idB ? -1 : idA > idB ? 1 : 0));
+  kept.length = Math.min(kept.length, PREVIEW_IDS);
 }
 
 const NO_DECAY: DecayCounts = { scored: 0, archived: 0, reactivated: 0, confidence_lowered: 0 };
@@ -150,7 +191,7 @@ function decayParams(p: DecayParameters, at: Date): unknown[] {
 }
 
 /**
- * The decay statement over the whole layer (a preview) or over a slice of it. A slice's bounds
+ * The decay statement over a slice of the layer (all of it without bounds). A slice's bounds
  * are written into every table's join condition too, so each is read by a range of its primary
  * key: joined whole, a slice would read the whole usage and decay tables every time.
  */
@@ -191,10 +232,14 @@ function decayStatement(layer: MemoryLayer, mode: "apply" | "preview", slice: Sl
             count(*) FILTER (WHERE change = 'reactivated')::int AS reactivated,
             count(*) FILTER (WHERE confidence < old_confidence - 0.001)::int AS confidence_lowered`;
   if (mode === "preview") {
+    // [score, id] pairs as JSON: a float8 keeps its digits there, and the pairs merge in JS.
     const ids = (change: string) =>
-      `COALESCE((array_agg(id::text ORDER BY score, id) FILTER (WHERE change = '${change}'))[1:${PREVIEW_IDS}], '{}')`;
+      `COALESCE((SELECT json_agg(json_build_array(score, id) ORDER BY score, id) FROM (
+         SELECT score, id FROM judged WHERE change = '${change}' ORDER BY score, id
+         LIMIT ${PREVIEW_IDS}) lowest), '[]'::json)`;
     return `${judgement}
-     SELECT ${counts}, ${ids("archived")} AS archived_ids, ${ids("reactivated")} AS reactivated_ids
+     SELECT ${counts}, ${ids("archived")} AS archived_scores,
+            ${ids("reactivated")} AS reactivated_scores
      FROM judged`;
   }
   return `${judgement}, lifecycle AS (
