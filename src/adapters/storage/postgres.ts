@@ -148,24 +148,34 @@ function isQueryError(error: Error): boolean {
 /**
  * Creates the schema before the pool points its search_path at it: tables created with a
  * search_path whose first schema is missing would land in the next one (public), mixed
- * with others' tables.
+ * with others' tables. Returns the schema pgvector's types live in, quoted as an identifier.
  */
 async function createSchema(
   pg: typeof import("pg").default,
   connectionString: string,
   schema: string,
-) {
+): Promise<string> {
   if (!/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error(`unsafe schema name ${schema}`);
   const client = new pg.Client({ connectionString });
   await client.connect();
   try {
-    // pgvector belongs in the connection's own schema (public), where every tenant's
-    // search_path finds it, not in the first tenant schema that happens to migrate.
-    await client.query("CREATE EXTENSION IF NOT EXISTS vector");
-    await client.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-  } catch (error) {
-    // Two processes creating it at once: the loser sees a unique violation; the schema exists.
-    if ((error as { code?: string }).code !== "23505") throw error;
+    // pgvector belongs in the connection's own schema (public, or the first of the search_path
+    // a DATABASE_URL sets), not in the first tenant schema that happens to migrate.
+    for (const statement of [
+      "CREATE EXTENSION IF NOT EXISTS vector",
+      `CREATE SCHEMA IF NOT EXISTS ${schema}`,
+    ]) {
+      try {
+        await client.query(statement);
+      } catch (error) {
+        // Two processes creating it at once: the loser sees a unique violation; it exists.
+        if ((error as { code?: string }).code !== "23505") throw error;
+      }
+    }
+    const { rows } = await client.query<{ schema: string }>(
+      `SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'vector'`,
+    );
+    return rows[0]?.schema ?? "public";
   } finally {
     await client.end();
   }
@@ -237,17 +247,20 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
     attemptTimeoutMs: timeoutMs,
     logger: options.logger,
   });
-  if (options.schema) await createSchema(pg, options.connectionString, options.schema);
+  const vectorSchema = options.schema
+    ? await createSchema(pg, options.connectionString, options.schema)
+    : undefined;
   const { shared, release } = sharedPool(pg, options, timeoutMs);
   const { pool, schemaOf } = shared;
   const description = `postgres:${redactUrl(options.connectionString)}${options.schema ? ` schema ${options.schema}` : ""}`;
   // Every client gets the search settings once, before its first query, and the search_path
   // of the tenant it is checked out for whenever that changes — set here rather than as a
   // connection option, which a DATABASE_URL's own `options` would override; RESET goes back to
-  // the connection's own default. Extensions (pgvector's types) stay reachable in public.
+  // the connection's own default. pgvector's types stay reachable in their own schema (public,
+  // unless the DATABASE_URL's search_path put them elsewhere).
   const wanted = options.schema ?? "";
   const searchPath = options.schema
-    ? `SET search_path TO ${options.schema}, public`
+    ? `SET search_path TO ${options.schema}, ${vectorSchema}`
     : "RESET search_path";
   const checkout = async (): Promise<PoolClient> => {
     const client = await pool.connect();
