@@ -78,4 +78,31 @@ describe.each(BACKENDS)("decay in slices on $name", (backend) => {
       expect(lifecycle?.scored).toBe(12);
     },
   );
+
+  it.skipIf(backend.skip !== undefined)(
+    "lets other work in between slices, even on the embedded store's one connection",
+    async () => {
+      const driver = await open();
+      const storage = new SqlStorage(driver);
+      await storage.admin.migrate(EMBEDDER);
+      await storage.memories.insertEpisodic(Array.from({ length: 6 }, () => newEpisodic()));
+      const finished: string[] = [];
+      const runs = [
+        applyDecay(driver, "episodic", STEEP, AT, 2).then(() => finished.push("decay")),
+        previewDecay(driver, "episodic", STEEP, AT, 2).then(() => finished.push("preview")),
+      ];
+      // A request arriving meanwhile (as an HTTP recall would, from the event loop) is served
+      // between two slices, not after the last.
+      const request = new Promise<void>((resolve) =>
+        setImmediate(() =>
+          driver.query("SELECT 1").then(() => {
+            finished.push("request");
+            resolve();
+          }),
+        ),
+      );
+      await Promise.all([...runs, request]);
+      expect(finished[0]).toBe("request");
+    },
+  );
 });
