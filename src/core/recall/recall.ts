@@ -19,7 +19,7 @@ import {
   type TimeWindow,
 } from "./ranking.js";
 import { namesSubject, queryClauses, queryTerms } from "./search-text.js";
-import { findTimeExpressions, stripTimeExpressions } from "./time/expressions.js";
+import { findTimeExpressions, periodsMeant, stripTimeExpressions } from "./time/expressions.js";
 import { parseInstant, parseTimeRange } from "./time/range.js";
 import { asksWhen } from "./time/when.js";
 
@@ -100,7 +100,7 @@ export class Recall {
       request.memory_layer === "all" ? ["episodic", "semantic"] : [request.memory_layer];
     const now = deps.clock.now();
     // Periods named in the query boost memories from then, unless an explicit range filters.
-    const expressions = request.time_range
+    const found = request.time_range
       ? []
       : findTimeExpressions(
           request.query_text,
@@ -109,10 +109,10 @@ export class Recall {
             ...(request.time_zone ? { timeZone: request.time_zone } : {}),
           },
         );
+    const expressions = periodsMeant(found);
     const windows = expressions.map(({ from, to }) => ({ from, to }));
     // "yesterday" is not a word to look for in memories: search what the query is about.
-    const about =
-      stripTimeExpressions(request.query_text, expressions).trim() || request.query_text;
+    const about = stripTimeExpressions(request.query_text, found).trim() || request.query_text;
     // A query of several questions is several searches, each with its own vector and words,
     // whose rankings are interleaved: one vector for "where does my boss live? and when is
     // the meeting?" would favour memories about both over the answer to either.

@@ -20,6 +20,11 @@ export interface Period {
    * can move it by a week: "周一到周五" asked on a Wednesday is last Monday to last Friday.
    */
   movableDay?: number;
+  /**
+   * "recently", "最近": vague, and relative to whatever else the query dates, not only to now
+   * ("the cake she made recently, in May 2022" means May 2022).
+   */
+  recency?: true;
 }
 
 /** Everything a rule needs to know about "now". */

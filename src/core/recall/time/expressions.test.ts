@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { findTimeExpressions, stripTimeExpressions, type TimeExpression } from "./expressions.js";
+import {
+  findTimeExpressions,
+  periodsMeant,
+  stripTimeExpressions,
+  type TimeExpression,
+} from "./expressions.js";
 
 /** Wednesday 15 May 2024, 10:00 UTC. This week (Monday start) is 13-19 May, last week 6-12 May. */
 const REFERENCE = new Date("2024-05-15T10:00:00Z");
@@ -480,5 +485,25 @@ describe("stripTimeExpressions", () => {
     expect(stripTimeExpressions("logs from yesterday", found ? [{ ...found, index: 0 }] : [])).toBe(
       "logs from",
     );
+  });
+});
+
+describe("periodsMeant", () => {
+  const meant = (query: string) => periodsMeant(findTimeExpressions(query, REFERENCE)).map(show);
+  it.each([
+    // Recent as of the period the query dates, not of now.
+    ["the cake she made recently, in March 2023", ["in March 2023 2023-03-01~2023-03-31 exact"]],
+    ["最近在 2023 年 3 月做的蛋糕", ["2023 年 3 月 2023-03-01~2023-03-31 exact"]],
+    ["what did I deploy recently, last week?", ["last week 2024-05-06~2024-05-12 exact"]],
+    // Alone, the last days.
+    ["what did I deploy recently?", ["recently 2024-05-08~2024-05-15 approximate"]],
+    ["最近部署了什么", ["最近 2024-05-08~2024-05-15 approximate"]],
+    // Other vague periods are kept beside a date.
+    [
+      "last night and on 3 May",
+      ["last night 2024-05-14~2024-05-15 approximate", "on 3 May 2024-05-03~2024-05-03 exact"],
+    ],
+  ])("%s", (query, expected) => {
+    expect(meant(query)).toEqual(expected);
   });
 });

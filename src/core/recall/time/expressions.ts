@@ -22,6 +22,8 @@ export interface TimeExpression {
   to: Date;
   /** How sure: "exact" for dates/days, "approximate" for vaguer periods ("recently", "最近"). */
   precision: "exact" | "approximate";
+  /** "recently", "最近": see `periodsMeant`. */
+  recency?: true;
 }
 
 export interface TimeExpressionOptions {
@@ -62,7 +64,19 @@ export function findTimeExpressions(
     from: period.from,
     to: period.to,
     precision: period.precision,
+    ...(period.recency ? { recency: true as const } : {}),
   }));
+}
+
+/**
+ * The periods a query means. "Recently" beside another period is recent as of that period,
+ * not of now: "what did she bake recently, in May 2022?" and "the activity Maria started
+ * recently, as mentioned on 3 June" mean May 2022 and 3 June, not the week before asking.
+ * Alone, it is the last days.
+ */
+export function periodsMeant(expressions: readonly TimeExpression[]): TimeExpression[] {
+  const dated = expressions.filter((expression) => !expression.recency);
+  return dated.length > 0 ? dated : [...expressions];
 }
 
 function scan(query: string, clock: Clock): Match[] {

@@ -103,7 +103,7 @@ export function lastPeriod(clock: Clock, count: Count, unit: Unit): Period | und
 
 /** "recently", "lately", "最近", "近期", "这几天": the last 7 days, approximate. */
 export function recentPeriod(clock: Clock): Period {
-  return untilToday(clock, clock.today - RECENT_DAYS, "approximate");
+  return { ...untilToday(clock, clock.today - RECENT_DAYS, "approximate"), recency: true };
 }
 
 /** A day relative to today (昨天 = −1), exact. */
