@@ -79,8 +79,10 @@ describe.each(BACKENDS)("decay in slices on $name", (backend) => {
     },
   );
 
-  it.skipIf(backend.skip !== undefined)(
-    "lets other work in between slices, even on the embedded store's one connection",
+  // The embedded store's one connection: PostgreSQL serves the request on another connection
+  // anyway, in no order a test could rely on.
+  it.skipIf(backend.skip !== undefined || backend.name !== "pglite")(
+    "lets other work in between slices on the embedded store's one connection",
     async () => {
       const driver = await open();
       const storage = new SqlStorage(driver);

@@ -128,7 +128,8 @@ export async function benchCli(options: {
     }
     options.progress(`cli: ${rounds} rounds kept warm (HINDSIGHT_KEEP_WARM)`);
     const warmEnv = { ...env, HINDSIGHT_KEEP_WARM: "600" };
-    const first = await runLogged(store(2 * rounds), { ...warmEnv, HINDSIGHT_LOG_LEVEL: "info" });
+    // A one-shot command names the process it started at debug.
+    const first = await runLogged(store(2 * rounds), { ...warmEnv, HINDSIGHT_LOG_LEVEL: "debug" });
     warmFirst = first.ms;
     const owner = Number(/started process (\d+)/.exec(first.stderr)?.[1]);
     if (!(owner > 0)) throw new Error(`the first kept-warm call started no owner: ${first.stderr}`);
