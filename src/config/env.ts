@@ -215,13 +215,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   // Servers and commands started beside their database wait for it (see connect-retry).
   const databaseWaitMs = number(env, "HINDSIGHT_DB_WAIT_MS") ?? DEFAULT_DB_WAIT_MS;
   const databasePreparedStatements = boolean(env, "HINDSIGHT_DB_PREPARED_STATEMENTS");
-  const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
-  const fusion = env.HINDSIGHT_RECALL_FUSION;
-  const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
-  const keywordTrustAt = number(env, "HINDSIGHT_RECALL_KEYWORD_TRUST_AT");
-  const askingWeight = number(env, "HINDSIGHT_RECALL_ASKING_WEIGHT");
-  const whenWeight = number(env, "HINDSIGHT_RECALL_WHEN_WEIGHT");
-  const weights = recallWeights(env);
+  const recall = recallFromEnv(env);
   const lifecycle = lifecycleFromEnv(env);
   const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
   const databaseSchema = env.HINDSIGHT_DATABASE_SCHEMA;
@@ -240,24 +234,28 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
     working: workingFromEnv(env),
-    ...(floor === undefined &&
-    !fusion &&
-    feedbackWeight === undefined &&
-    keywordTrustAt === undefined &&
-    askingWeight === undefined &&
-    whenWeight === undefined &&
-    !weights
-      ? {}
-      : {
-          recall: {
-            ...(floor === undefined ? {} : { floor }),
-            ...(weights ? { weights } : {}),
-            ...(fusion ? { fusion: fusion as "weighted" | "rrf" } : {}),
-            ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
-            ...(keywordTrustAt === undefined ? {} : { keywordTrustAt }),
-            ...(askingWeight === undefined ? {} : { askingWeight }),
-            ...(whenWeight === undefined ? {} : { whenWeight }),
-          },
-        }),
+    ...(Object.keys(recall).length > 0 ? { recall } : {}),
+  };
+}
+
+/** The recall settings the environment sets, and only those. */
+function recallFromEnv(env: NodeJS.ProcessEnv) {
+  const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
+  const fusion = env.HINDSIGHT_RECALL_FUSION;
+  const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");
+  const keywordTrustAt = number(env, "HINDSIGHT_RECALL_KEYWORD_TRUST_AT");
+  const askingWeight = number(env, "HINDSIGHT_RECALL_ASKING_WEIGHT");
+  const whenWeight = number(env, "HINDSIGHT_RECALL_WHEN_WEIGHT");
+  const echoWeight = number(env, "HINDSIGHT_RECALL_ECHO_WEIGHT");
+  const weights = recallWeights(env);
+  return {
+    ...(floor === undefined ? {} : { floor }),
+    ...(weights ? { weights } : {}),
+    ...(fusion ? { fusion: fusion as "weighted" | "rrf" } : {}),
+    ...(feedbackWeight === undefined ? {} : { feedbackWeight }),
+    ...(keywordTrustAt === undefined ? {} : { keywordTrustAt }),
+    ...(askingWeight === undefined ? {} : { askingWeight }),
+    ...(whenWeight === undefined ? {} : { whenWeight }),
+    ...(echoWeight === undefined ? {} : { echoWeight }),
   };
 }

@@ -255,6 +255,7 @@ export const HindsightConfig = z.strictObject({
         .default(DEFAULT_RANKING.outcomeWeights),
       askingWeight: Weight.default(DEFAULT_RANKING.askingWeight),
       whenWeight: Weight.default(DEFAULT_RANKING.whenWeight),
+      echoWeight: Weight.default(DEFAULT_RANKING.echoWeight),
       bm25: z
         .strictObject({
           k1: z.number().min(0).max(10).default(DEFAULT_RANKING.bm25.k1),
@@ -283,6 +284,7 @@ export const HindsightConfig = z.strictObject({
       outcomeWeights: DEFAULT_RANKING.outcomeWeights,
       askingWeight: DEFAULT_RANKING.askingWeight,
       whenWeight: DEFAULT_RANKING.whenWeight,
+      echoWeight: DEFAULT_RANKING.echoWeight,
       weights: DEFAULT_RANKING.weights,
     }),
   lifecycle: LifecycleConfig.prefault({}),

@@ -113,6 +113,11 @@ export const ScoreExplanationOutput = z
       .describe(
         "Weight of a memory stored with a context whose own words name no time, when the query asks when (1: otherwise).",
       ),
+    echo_weight: z
+      .number()
+      .describe(
+        "Weight of a memory stored with a context for the share of its own words that context already holds (1: none, or no context).",
+      ),
     time_match: z.number(),
     vector_coverage: z
       .number()

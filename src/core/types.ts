@@ -99,6 +99,11 @@ export interface ScoreExplanation {
    * in its own words; else 1.
    */
   when_weight: number;
+  /**
+   * 1 − (1 − `echoWeight`) · the share of the memory's own words its context already holds
+   * (a reply taking up what was just said); 1 for a memory stored without context.
+   */
+  echo_weight: number;
   /** 1 inside a period the query names, decaying outside it; 0 when it names none. */
   time_match: number;
   /**

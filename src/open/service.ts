@@ -86,6 +86,7 @@ export async function openService(
       outcomeWeights: config.recall.outcomeWeights,
       askingWeight: config.recall.askingWeight,
       whenWeight: config.recall.whenWeight,
+      echoWeight: config.recall.echoWeight,
       timeWeight: config.recall.timeWeight,
       feedbackWeight: config.recall.feedbackWeight,
       keywordTrustAt: config.recall.keywordTrustAt,

@@ -493,6 +493,7 @@ function explainRecalled(result: RecalledMemory): string {
     `frequency ${f(e.frequency)}  outcome ×${e.outcome_weight}` +
     (e.asking_weight < 1 ? `  ends asking ×${e.asking_weight}` : "") +
     (e.when_weight < 1 ? `  names no time ×${e.when_weight}` : "") +
+    (e.echo_weight < 1 ? `  repeats its context ×${f(e.echo_weight)}` : "") +
     (e.vector_coverage < 1 ? `  embedder covers ${f(e.vector_coverage)} of the query` : "") +
     (e.keyword_trust < 1 ? `  keywords trusted ${f(e.keyword_trust)}` : "")
   );

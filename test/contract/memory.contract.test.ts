@@ -169,6 +169,34 @@ describe.each(BACKENDS)("memory contract on $name", (backend) => {
       expect(byOwnWord.results[0]!.id).toBe(ids[1]);
     });
 
+    it("ranks the turn that says something above the reply that takes it up", async () => {
+      // Turns of a conversation, each stored with the one before it as context.
+      const turns = [
+        ["Caroline: How was your week?", "Melanie: I just signed up for a pottery class!"],
+        ["Melanie: I just signed up for a pottery class!", "Caroline: A pottery class, how fun!"],
+      ];
+      const { ids } = await memory.storeEpisodicBatch(
+        turns.map(([context, summary]) => ({
+          task_type: "chat",
+          summary: summary!,
+          context: context!,
+          outcome: "success" as const,
+          user_id: "echo-case",
+        })),
+      );
+      const { results } = await memory.recall({
+        query_text: "Who signed up for a pottery class?",
+        user_id: "echo-case",
+        explain: true,
+        min_score: 0,
+      });
+      expect(results.map((r) => r.id)).toEqual(ids);
+      expect(results[0]!.explanation?.echo_weight).toBe(1);
+      // The reply repeats two of its own five words, "pottery" and "class" (its task type
+      // "chat", "caroline" and "fun" are new): 1 − (1 − 0.6) · 2/5.
+      expect(results[1]!.explanation?.echo_weight).toBeCloseTo(0.84, 10);
+    });
+
     it("answers a question asking when with the turn that says when", async () => {
       // Turns of a conversation, each stored with the one before it as context.
       const asked = "Joanna: How is the gaming going?";

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CorpusStats } from "./bm25.js";
 import type { Candidate } from "./ports.js";
 import {
+  contextEcho,
   coveredWeights,
   DEFAULT_RANKING,
   feedbackTerms,
@@ -196,6 +197,35 @@ describe("fusion and outcomes", () => {
       expect(level.map((r) => r.id)).toEqual(["untimed", "timed"]);
       expect(level.every((r) => r.explanation.when_weight === 1)).toBe(true);
     }
+  });
+
+  it("weighs a reply that takes up what was just said below the turn that said it", () => {
+    // Turns of a conversation, each stored with the turn before it as context.
+    const pool = [
+      candidate("brings", 0.7, "signed up pottery class yesterday | how was your week"),
+      candidate("echoes", 0.7, "pottery class sounds calming | signed up pottery class yesterday"),
+    ];
+    const results = rankCandidates(pool, ["pottery", "class"], now, 10);
+    expect(results.map((r) => [r.id, r.explanation.echo_weight])).toEqual([
+      ["brings", 1],
+      // Two of its four words were just said: 1 − (1 − 0.6) · 0.5.
+      ["echoes", 0.8],
+    ]);
+    // At 1 the reply, which matches in its context too, comes first.
+    const level = rankCandidates(pool, ["pottery", "class"], now, 10, {
+      ...DEFAULT_RANKING,
+      echoWeight: 1,
+    });
+    expect(level.map((r) => r.id)).toEqual(["echoes", "brings"]);
+  });
+
+  it("counts a memory's own words its context holds, question words left out", () => {
+    expect(contextEcho({ own: ["deploy", "failed"], context: [] })).toBe(0);
+    expect(contextEcho({ own: ["what", "did", "you"], context: ["what", "you"] })).toBe(0);
+    expect(contextEcho({ own: ["what", "pottery", "class"], context: ["class", "pottery"] })).toBe(
+      1,
+    );
+    expect(contextEcho({ own: ["pottery", "pottery", "calm"], context: ["pottery"] })).toBe(0.5);
   });
 
   it("reads the time from a memory's own words, not from its context", () => {

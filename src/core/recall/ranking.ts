@@ -33,6 +33,10 @@
  * memory stored with a context (a turn of a conversation, whose own time is when it was said)
  * whose own words name no time weighs `whenWeight` (0.7; see time/when). A memory stored on its
  * own (a task record) is placed in time by its own timestamp, and keeps its weight.
+ * A memory stored with a context weighs less the more of its own words its context already
+ * holds, down to `echoWeight` (0.6) when it holds them all: in a conversation the turn that
+ * brings the words ("I just signed up for a pottery class") holds what happened, the replies
+ * that take them up ("Pottery sounds so calming!") react to it (see `contextEcho`).
  * The floor applies to the fused score, after fusion, so a memory found only by keyword can win.
  */
 import { isStopWord } from "../../text/stop-words.js";
@@ -82,6 +86,11 @@ export interface RankingOptions {
    * the query asks when (1: no effect).
    */
   whenWeight: number;
+  /**
+   * The weight of a memory stored with a context whose own words all appear in that context;
+   * one that repeats a share s of them weighs 1 − (1 − echoWeight)·s (1: no effect).
+   */
+  echoWeight: number;
   /** Fused scores below this are dropped: nothing is better than noise. */
   floor: number;
   /** Age at which freshness has halved. */
@@ -132,6 +141,7 @@ export const DEFAULT_RANKING: RankingOptions = {
   outcomeWeights: { success: 1, failure: 1, partial: 0.9 },
   askingWeight: 0.8,
   whenWeight: 0.7,
+  echoWeight: 0.6,
   floor: 0.1,
   freshnessHalfLifeDays: 30,
   timeWeight: 0.3,
@@ -308,6 +318,8 @@ interface PoolEntry {
   words: SearchDocument;
   /** Its stored words, counted once for every ranking of the pool. */
   document: TermCounts;
+  /** The share of its own words its context holds (see `contextEcho`). */
+  echo: number;
 }
 
 /** Every candidate once, with the corpus statistics of the layer it came from. */
@@ -319,10 +331,33 @@ function poolOf(sets: readonly CandidateSet[]): PoolEntry[] {
       if (seen.has(candidate.id)) continue;
       seen.add(candidate.id);
       const words = searchDocument(candidate.search_text);
-      pool.push({ candidate, corpus, words, document: termCounts(words) });
+      pool.push({
+        candidate,
+        corpus,
+        words,
+        document: termCounts(words),
+        echo: contextEcho(words),
+      });
     }
   }
   return pool;
+}
+
+/**
+ * The share of a memory's own distinct words, question words left out, that its context (the
+ * turns before it) already holds: 0 for a memory stored without context, or with no words of
+ * its own; 1 for a reply made only of what was just said. Chosen on LoCoMo's tuning part, where
+ * the evidence turns repeat 14% of their words from the two turns before, the wrong turns in the
+ * top 5 20% (docs/evaluation.md).
+ */
+export function contextEcho({ own, context }: SearchDocument): number {
+  if (context.length === 0) return 0;
+  const words = new Set(own.filter((word) => !isStopWord(word)));
+  if (words.size === 0) return 0;
+  const before = new Set(context);
+  let repeated = 0;
+  for (const word of words) if (before.has(word)) repeated++;
+  return repeated / words.size;
 }
 
 interface Scored {
@@ -358,10 +393,11 @@ function scorePool(
     frequency: ranksBy(pool.map(({ raw }) => raw.frequency)),
   };
   const ranked: RankedCandidate[] = [];
-  pool.forEach(({ entry: { candidate }, raw, feedback, whenWeight }, index) => {
+  pool.forEach(({ entry: { candidate, echo }, raw, feedback, whenWeight }, index) => {
     const outcomeWeight = candidate.outcome ? options.outcomeWeights[candidate.outcome] : 1;
     const askingWeight = candidate.asks ? options.askingWeight : 1;
-    const weight = outcomeWeight * askingWeight * whenWeight;
+    const echoWeight = 1 - (1 - options.echoWeight) * echo;
+    const weight = outcomeWeight * askingWeight * whenWeight * echoWeight;
     // Only episodes have an event time a query's period can refer to.
     const matched =
       candidate.layer === "episodic" ? timeMatch(candidate.event_time, timeWindows) : 0;
@@ -399,6 +435,7 @@ function scorePool(
         outcome_weight: outcomeWeight,
         asking_weight: askingWeight,
         when_weight: whenWeight,
+        echo_weight: echoWeight,
         time_match: matched,
         vector_coverage: options.vectorCoverage ?? 1,
         keyword_trust: trust,
