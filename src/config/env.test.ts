@@ -22,6 +22,12 @@ describe("ranking settings from the environment", () => {
     expect(() => recall({ HINDSIGHT_RECALL_WHEN_WEIGHT: "-0.1" })).toThrow(/whenWeight/);
   });
 
+  it("reads the weight of a reply that repeats its context", () => {
+    expect(recall({}).echoWeight).toBe(DEFAULT_RANKING.echoWeight);
+    expect(recall({ HINDSIGHT_RECALL_ECHO_WEIGHT: "1" }).echoWeight).toBe(1);
+    expect(() => recall({ HINDSIGHT_RECALL_ECHO_WEIGHT: "2" })).toThrow(/echoWeight/);
+  });
+
   it("refuses a weight outside 0..1, naming the setting", () => {
     expect(() => recall({ HINDSIGHT_RECALL_ASKING_WEIGHT: "1.5" })).toThrow(/askingWeight/);
   });
