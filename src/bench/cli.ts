@@ -14,6 +14,7 @@ import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { askOwner, lockAddress } from "../adapters/storage/dir-lock.js";
 import { processAlive } from "../multiprocess/process-alive.js";
 import { type Percentiles, percentiles } from "./stats.js";
 
@@ -128,10 +129,10 @@ export async function benchCli(options: {
     }
     options.progress(`cli: ${rounds} rounds kept warm (HINDSIGHT_KEEP_WARM)`);
     const warmEnv = { ...env, HINDSIGHT_KEEP_WARM: "600" };
-    // A one-shot command names the process it started at debug.
-    const first = await runLogged(store(2 * rounds), { ...warmEnv, HINDSIGHT_LOG_LEVEL: "debug" });
+    const first = await runLogged(store(2 * rounds), warmEnv);
     warmFirst = first.ms;
-    const owner = Number(/started process (\d+)/.exec(first.stderr)?.[1]);
+    // The process it started holds the directory now: the directory's lock says which.
+    const owner = (await askOwner(await lockAddress(env.HINDSIGHT_DATA_DIR!)))?.pid ?? 0;
     if (!(owner > 0)) throw new Error(`the first kept-warm call started no owner: ${first.stderr}`);
     try {
       for (let round = 0; round < rounds; round++) {
