@@ -66,14 +66,28 @@ export async function applyDecay(
   sliceSize = DECAY_SLICE,
 ): Promise<DecayCounts> {
   const total = { ...NO_DECAY };
-  for await (const slice of slices(db, layer, sliceSize)) {
-    const [counts] = await db.query<DecayCounts>(decayStatement(layer, "apply", slice), [
-      ...decayParams(p, at),
-      ...sliceParams(slice),
-    ]);
+  for await (const counts of perSlice<DecayCounts>(db, layer, "apply", p, at, sliceSize)) {
     addCounts(total, counts);
   }
   return total;
+}
+
+/** The decay statement's row for each slice of the layer in turn. */
+async function* perSlice<Row>(
+  db: SqlExecutor,
+  layer: MemoryLayer,
+  mode: "apply" | "preview",
+  p: DecayParameters,
+  at: Date,
+  sliceSize: number,
+): AsyncGenerator<Row | undefined> {
+  for await (const slice of slices(db, layer, sliceSize)) {
+    const [row] = await db.query<Row>(decayStatement(layer, mode, slice), [
+      ...decayParams(p, at),
+      ...sliceParams(slice),
+    ]);
+    yield row;
+  }
 }
 
 /** The layer's primary key cut into ranges of `size` ids, found one bound at a time. */
@@ -141,11 +155,7 @@ export async function previewDecay(
   const total = { ...NO_DECAY };
   const archived: ScoredId[] = [];
   const reactivated: ScoredId[] = [];
-  for await (const slice of slices(db, layer, sliceSize)) {
-    const [preview] = await db.query<SlicePreview>(decayStatement(layer, "preview", slice), [
-      ...decayParams(p, at),
-      ...sliceParams(slice),
-    ]);
+  for await (const preview of perSlice<SlicePreview>(db, layer, "preview", p, at, sliceSize)) {
     if (!preview) continue;
     addCounts(total, preview);
     lowestScores(archived, preview.archived_scores);
