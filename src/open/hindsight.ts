@@ -33,7 +33,8 @@ export interface HindsightDeps {
   warmEmbedder?: boolean | "background";
   /**
    * This process opens hindsight for one command and exits (a one-shot CLI call), so the
-   * embedded store starts lean: a small buffer pool, a fraction of the start-up.
+   * embedded store starts lean: a small buffer pool, a fraction of the start-up; and what
+   * opening announces at info is logged at debug.
    */
   oneShot?: boolean;
   /** On a free embedded directory: start a process to own it, and forward to that one. */
@@ -81,7 +82,11 @@ export async function openHindsight(
   const parsed = parseConfig(input);
   const config = tenantConfig(parsed, parsed.tenant);
   const { startOwner, wrapLocal = (memory: MemoryApi) => memory, ...rest } = deps;
-  const serviceDeps = { ...rest, logger: deps.logger ?? silentLogger };
+  const logger = deps.logger ?? silentLogger;
+  // What opening announces (the store, the model, forwarding) is for a server's log, not for
+  // every one-shot command's stderr.
+  const announce = rest.oneShot ? infoAsDebug(logger) : logger;
+  const serviceDeps = { ...rest, logger, announce };
   let memory: MemoryApi;
   if (!sharesDirectory(config)) {
     memory = await openService(config, serviceDeps);
@@ -90,8 +95,7 @@ export async function openHindsight(
     memory = await openSharedEmbeddedMemory({
       dataDir: config.dataDir,
       lockTimeoutMs: config.lockTimeoutMs,
-      // Whether this command forwards or owns is for a server's log, as in openService.
-      logger: deps.oneShot ? infoAsDebug(serviceDeps.logger) : serviceDeps.logger,
+      logger: announce,
       openLocal: async () => wrapLocal(await openService(config, serviceDeps)),
       ...(startOwner ? { startOwner } : {}),
     });

@@ -4,7 +4,6 @@
 import { systemClock } from "../adapters/clock.js";
 import { createEmbedder } from "../adapters/embedders/create.js";
 import { createLanguageModel } from "../adapters/llm/create.js";
-import { infoAsDebug } from "../adapters/logger.js";
 import { openStorage } from "../adapters/storage/open-store.js";
 import { cl100k } from "../adapters/tokens.js";
 import { openWorkingStore } from "../adapters/working-stores/open-working-store.js";
@@ -22,6 +21,8 @@ export interface ServiceDeps {
   warmEmbedder?: boolean | "background";
   /** See `HindsightDeps.oneShot`. */
   oneShot?: boolean;
+  /** Where opening's announcements go (the store, the model in use); default `logger`. */
+  announce?: Logger;
 }
 
 export async function openService(
@@ -29,8 +30,7 @@ export async function openService(
   deps: ServiceDeps,
 ): Promise<MemoryService> {
   const { logger } = deps;
-  // What opening announces is for a server's log, not for every one-shot command's stderr.
-  const opening = deps.oneShot ? infoAsDebug(logger) : logger;
+  const opening = deps.announce ?? logger;
   const embedder = deps.embedder ?? (await createEmbedder(config.embedder, opening));
   // Only a local model has anything to load (a remote one would be called over the network).
   const warm =
