@@ -44,8 +44,6 @@ function en(name: string, body: string, resolve: Rule["resolve"]): Rule {
   return rule(name, `${START}${PREP}(?:${body})${END}`, resolve, "i");
 }
 
-/** English month names, January first. */
-const MONTHS = MONTHS_EN;
 const MONTH_ABBREVIATIONS: Record<string, number> = {
   jan: 1,
   feb: 2,
@@ -61,7 +59,7 @@ const MONTH_ABBREVIATIONS: Record<string, number> = {
   dec: 12,
 };
 /** An abbreviation may end with a dot ("Jan."); a full name may not (it would eat a full stop). */
-const MONTH = `(?<month>${MONTHS.join("|")}|(?:${Object.keys(MONTH_ABBREVIATIONS).join("|")})\\.?)`;
+const MONTH = `(?<month>${MONTHS_EN.join("|")}|(?:${Object.keys(MONTH_ABBREVIATIONS).join("|")})\\.?)`;
 
 /** English weekday names, Sunday first (as `weekday` numbers them). */
 export const WEEKDAYS = [
@@ -90,13 +88,13 @@ const RELATIVE_OFFSET: Record<string, number> = {
 const CONTEXT_BEFORE = /(?:^|[^A-Za-z])(?:since|throughout|between)\s+$/i;
 /** The second end of a range: "from March to May", "2022-2023", "between March and May". */
 const RANGE_END_BEFORE = new RegExp(
-  `(?:^|[^A-Za-z0-9])(?:${MONTHS.join("|")}|${Object.keys(MONTH_ABBREVIATIONS).join("|")}|\\d{1,4})\\.?,?\\s*(?:to|until|till|through|and|-|–|~)\\s*$`,
+  `(?:^|[^A-Za-z0-9])(?:${MONTHS_EN.join("|")}|${Object.keys(MONTH_ABBREVIATIONS).join("|")}|\\d{1,4})\\.?,?\\s*(?:to|until|till|through|and|-|–|~)\\s*$`,
   "i",
 );
 
 function monthNumber(text: string): number | undefined {
   const word = text.toLowerCase().replace(".", "");
-  const index = MONTHS.indexOf(word);
+  const index = MONTHS_EN.indexOf(word);
   return index >= 0 ? index + 1 : MONTH_ABBREVIATIONS[word];
 }
 
