@@ -32,3 +32,20 @@ describe("ranking settings from the environment", () => {
     expect(() => recall({ HINDSIGHT_RECALL_ASKING_WEIGHT: "1.5" })).toThrow(/askingWeight/);
   });
 });
+
+describe("the embedded store's buffer pool from the environment", () => {
+  const pool = (variables: Record<string, string>) =>
+    parseConfig(configFromEnv({ HINDSIGHT_DATA_DIR: "memory://", ...variables })).pgliteBuffersMb;
+
+  it("is left to the store's size when unset, and read in MB when set", () => {
+    expect(pool({})).toBeUndefined();
+    expect(pool({ HINDSIGHT_PGLITE_BUFFERS_MB: "256" })).toBe(256);
+  });
+
+  it("refuses a size PGlite cannot start with, naming the setting", () => {
+    expect(() => pool({ HINDSIGHT_PGLITE_BUFFERS_MB: "4096" })).toThrow(/pgliteBuffersMb/);
+    expect(() => pool({ HINDSIGHT_PGLITE_BUFFERS_MB: "lots" })).toThrow(
+      /HINDSIGHT_PGLITE_BUFFERS_MB/,
+    );
+  });
+});

@@ -215,6 +215,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
   // Servers and commands started beside their database wait for it (see connect-retry).
   const databaseWaitMs = number(env, "HINDSIGHT_DB_WAIT_MS") ?? DEFAULT_DB_WAIT_MS;
   const databasePreparedStatements = boolean(env, "HINDSIGHT_DB_PREPARED_STATEMENTS");
+  const pgliteBuffersMb = number(env, "HINDSIGHT_PGLITE_BUFFERS_MB");
   const recall = recallFromEnv(env);
   const lifecycle = lifecycleFromEnv(env);
   const tenant = flags.tenant ?? env.HINDSIGHT_TENANT;
@@ -231,6 +232,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
     ...(databaseTimeoutMs === undefined ? {} : { databaseTimeoutMs }),
     databaseWaitMs,
     ...(databasePreparedStatements === undefined ? {} : { databasePreparedStatements }),
+    ...(pgliteBuffersMb === undefined ? {} : { pgliteBuffersMb }),
     embedder: embedderFromEnv(env),
     llm: llmFromEnv(env),
     working: workingFromEnv(env),

@@ -227,6 +227,12 @@ export const HindsightConfig = z.strictObject({
    * and statements run unnamed from then on; false runs them unnamed from the start.
    */
   databasePreparedStatements: z.boolean().default(true),
+  /**
+   * Embedded store: its buffer pool in MB, for every process that opens it. Default: sized to
+   * the store for a long-running process (128–512 MB, see adapters/storage/pglite-buffers),
+   * 16 MB for a one-shot command.
+   */
+  pgliteBuffersMb: z.number().int().min(16).max(1024).optional(),
   /** Default: the local multilingual model fetched by `hindsight fetch-model`. */
   embedder: EmbedderConfig.default({ kind: "local", allowRemote: false }),
   llm: LlmConfig.default({ provider: "none" }),

@@ -14,6 +14,8 @@ export interface StoreLocation {
   databaseWaitMs?: number | undefined;
   /** PostgreSQL: statements prepared under a name on each connection (default true). */
   databasePreparedStatements?: boolean | undefined;
+  /** Embedded store: its buffer pool in MB, whatever the process (default: see OpenOptions). */
+  pgliteBuffersMb?: number | undefined;
 }
 
 /**
@@ -23,7 +25,8 @@ export interface StoreLocation {
 export interface OpenOptions {
   /**
    * This process opens the store for one command and exits (a one-shot CLI call): the
-   * embedded database starts with a small buffer pool (see ONE_SHOT_BUFFERS_MB).
+   * embedded database starts with a small buffer pool (see ONE_SHOT_BUFFERS_MB), where any
+   * other process gets one sized to the store (see pglite-buffers).
    */
   oneShot?: boolean | undefined;
 }
@@ -64,7 +67,8 @@ export async function openDriver(
   const driver = await openPGlite({
     dataDir: location.dataDir,
     logger,
-    ...(options.oneShot ? { sharedBuffersMb: ONE_SHOT_BUFFERS_MB } : {}),
+    sharedBuffersMb:
+      location.pgliteBuffersMb ?? (options.oneShot ? ONE_SHOT_BUFFERS_MB : undefined),
   });
   logger.info(
     `using embedded PGlite store at ${location.dataDir} (set DATABASE_URL for PostgreSQL)`,

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import type { Logger } from "../../core/ports.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
 import { inProcessExclusive } from "./job-lock.js";
+import { bufferPoolMb, DEFAULT_BUFFERS_MB, storeBytes } from "./pglite-buffers.js";
 import {
   type PGliteProtocolHost,
   type PreparedQueries,
@@ -27,12 +28,13 @@ export interface PGliteOptions {
    */
   privateSweepMs?: number;
   /**
-   * PostgreSQL's shared buffer pool in MB (default: PostgreSQL's own, 128 MB). In WebAssembly
-   * the pool is set up in the module's memory at every start, ~1.5 ms a MB on a 2-core
-   * machine: a process that runs one command reads a few pages and is better served by a
-   * small one (see ONE_SHOT_BUFFERS_MB). Pages that do not fit are read again from the files.
+   * PostgreSQL's shared buffer pool in MB (default: sized to the store, see pglite-buffers;
+   * 128 MB in memory). In WebAssembly the pool is set up in the module's memory at every
+   * start, ~1.5 ms a MB on a 2-core machine: a process that runs one command reads a few pages
+   * and is better served by a small one (see ONE_SHOT_BUFFERS_MB). Pages that do not fit are
+   * read again from the files.
    */
-  sharedBuffersMb?: number;
+  sharedBuffersMb?: number | undefined;
 }
 
 /**
@@ -80,17 +82,16 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
   const pgliteDir = join(options.dataDir, "pglite");
   // A store made before its files were private, once; a new one is swept at its first close.
   const madeShared = !inMemory && (await isShared(pgliteDir));
+  const sharedBuffersMb =
+    options.sharedBuffersMb ??
+    (inMemory ? DEFAULT_BUFFERS_MB : bufferPoolMb(storeBytes(pgliteDir)));
   const db = (await PGlite.create({
     ...(inMemory ? {} : { dataDir: pgliteDir }),
     extensions: { vector },
-    ...(options.sharedBuffersMb === undefined
+    ...(sharedBuffersMb === DEFAULT_BUFFERS_MB
       ? {}
       : {
-          startParams: [
-            ...PGlite.defaultStartParams,
-            "-c",
-            `shared_buffers=${options.sharedBuffersMb}MB`,
-          ],
+          startParams: [...PGlite.defaultStartParams, "-c", `shared_buffers=${sharedBuffersMb}MB`],
         }),
   })) as unknown as PGliteLike;
   await db.exec(SEARCH_SETTINGS);
