@@ -1,7 +1,9 @@
 /**
  * One memory per tenant, opened on the tenant's first request. An embedded tenant costs about
- * 170 MB while open, so a tenant idle for `idleMs` with nothing in flight is closed, and
- * opened again by its next request; callers hold a handle that stays valid throughout.
+ * 170 MB while open (more for a large store, whose buffer pool grows with it: see
+ * adapters/storage/pglite-buffers), so a tenant idle for `idleMs` with nothing in flight is
+ * closed, and opened again by its next request; callers hold a handle that stays valid
+ * throughout.
  */
 import type { HindsightConfig } from "../config/schema.js";
 import type { MemoryApi } from "../core/memory-api.js";

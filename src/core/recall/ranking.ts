@@ -322,8 +322,11 @@ interface PoolEntry {
   echo: number;
 }
 
-/** Every candidate once, with the corpus statistics of the layer it came from. */
-function poolOf(sets: readonly CandidateSet[]): PoolEntry[] {
+/**
+ * Every candidate once, with the corpus statistics of the layer it came from. The echo is not
+ * computed when its weight is off (`echoWeight` 1): nothing would use it.
+ */
+function poolOf(sets: readonly CandidateSet[], echoWeight: number): PoolEntry[] {
   const seen = new Set<string>();
   const pool: PoolEntry[] = [];
   for (const { candidates, corpus } of sets) {
@@ -336,7 +339,7 @@ function poolOf(sets: readonly CandidateSet[]): PoolEntry[] {
         corpus,
         words,
         document: termCounts(words),
-        echo: contextEcho(words),
+        echo: echoWeight < 1 ? contextEcho(words) : 0,
       });
     }
   }
@@ -561,5 +564,8 @@ export function rankCandidates(
     ...options,
     weights: coveredWeights(options.weights, options.vectorCoverage ?? 1),
   };
-  return rankPool(poolOf(sets), queryTerms, now, covered, timeWindows).slice(0, topK);
+  return rankPool(poolOf(sets, options.echoWeight), queryTerms, now, covered, timeWindows).slice(
+    0,
+    topK,
+  );
 }
