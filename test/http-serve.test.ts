@@ -23,7 +23,7 @@ afterEach(killServers);
 describe("hindsight serve", () => {
   it("serves the REST API with a key from the environment, then stops gracefully", async () => {
     const key = "e2e-key";
-    const served = await serve({ HINDSIGHT_API_KEY: key });
+    const served = await serve({ HINDSIGHT_API_KEY: key, HINDSIGHT_LOG_LEVEL: "debug" });
     expect(served.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const auth = { authorization: `Bearer ${key}` };
     const post = (path: string, body: unknown) =>
@@ -119,6 +119,8 @@ describe("hindsight serve", () => {
     expect(await inFlight).toBe(200);
     expect(await served.exited).toBe(0);
     expect(served.stderr()).toContain("SIGTERM");
+    // A server warms recall up as it starts (core/recall/warm-up).
+    expect(served.stderr()).toMatch(/warm-up: [1-8] recalls in \d+ ms/);
     await expect(fetch(`${served.url}/health`)).rejects.toThrow();
   });
 

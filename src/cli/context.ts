@@ -84,6 +84,7 @@ export async function withHindsight(
         logger,
         warmEmbedder: warmFor(opening, operation),
         oneShot: opening === "first-call",
+        warmRecall: opening === "now",
         ...(keepWarm > 0 ? { startOwner: warmOwnerStarter(flags, keepWarm) } : {}),
         ...deps,
       });

@@ -42,6 +42,7 @@ import type {
 import type { RankingOptions } from "./recall/ranking.js";
 import { Recall, type RecallOptions, type RecallResponse } from "./recall/recall.js";
 import { parseInstant } from "./recall/time/range.js";
+import { warmUpRecall } from "./recall/warm-up.js";
 import { AuditInput, StatsInput } from "./schemas.js";
 import {
   DEFAULT_SHARING,
@@ -114,6 +115,9 @@ export class MemoryService implements MemoryApi {
   private readonly working: WorkingMemory | undefined;
   /** Imports write one at a time, in the order asked (transfer/importMemories). */
   private readonly importWrites = new Turns();
+  /** The warm-up recalls in flight (see warmUp), which closing waits for. */
+  private warming: Promise<void> = Promise.resolve();
+  private closing = false;
 
   constructor(options: MemoryServiceOptions) {
     const { storage, clock, logger, llm } = options;
@@ -427,7 +431,23 @@ export class MemoryService implements MemoryApi {
     };
   }
 
+  /**
+   * Starts a few read-only recalls in the background, so that the first recalls a process that
+   * serves many is asked for run at full speed (see recall/warm-up). Nothing needs to wait for
+   * the promise, which never rejects; closing waits for it.
+   */
+  warmUp(): Promise<void> {
+    this.warming = warmUpRecall(
+      (input, options) => this.recall(input, options),
+      () => this.closing,
+      this.options.logger,
+    );
+    return this.warming;
+  }
+
   async close(): Promise<void> {
+    this.closing = true;
+    await this.warming;
     await this.recaller.settled();
     await this.working?.close();
     await this.embedder.close?.();

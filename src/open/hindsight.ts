@@ -37,6 +37,12 @@ export interface HindsightDeps {
    * opening announces at info is logged at debug.
    */
   oneShot?: boolean;
+  /**
+   * This process will serve many recalls (a server, `mcp`, a warm owner): once the store is
+   * open, a few read-only recalls run in the background, so that the first ones asked for do
+   * not pay for a new process's cold statements and code (see core/recall/warm-up).
+   */
+  warmRecall?: boolean;
   /** On a free embedded directory: start a process to own it, and forward to that one. */
   startOwner?: SharedDirectoryOptions["startOwner"];
   /** Wraps the service this process opens, before others' calls reach it (see idle-watch). */

@@ -21,6 +21,8 @@ export interface ServiceDeps {
   warmEmbedder?: boolean | "background";
   /** See `HindsightDeps.oneShot`. */
   oneShot?: boolean;
+  /** See `HindsightDeps.warmRecall`. */
+  warmRecall?: boolean;
   /** Where opening's announcements go (the store, the model in use); default `logger`. */
   announce?: Logger;
 }
@@ -100,5 +102,6 @@ export async function openService(
     await service.close();
     throw error;
   }
+  if (deps.warmRecall) void service.warmUp();
   return service;
 }
