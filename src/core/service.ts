@@ -432,9 +432,9 @@ export class MemoryService implements MemoryApi {
   }
 
   /**
-   * Starts a few read-only recalls in the background, so that the first recalls a process that
-   * serves many is asked for run at full speed (see recall/warm-up). Nothing needs to wait for
-   * the promise, which never rejects; closing waits for it.
+   * Starts a few read-only recalls in the background, so that a serving process's first recalls
+   * run at full speed (see recall/warm-up). Nothing needs to wait for the promise, which never
+   * rejects; closing waits for it.
    */
   warmUp(): Promise<void> {
     this.warming = warmUpRecall(

@@ -564,8 +564,6 @@ export function rankCandidates(
     ...options,
     weights: coveredWeights(options.weights, options.vectorCoverage ?? 1),
   };
-  return rankPool(poolOf(sets, options.echoWeight), queryTerms, now, covered, timeWindows).slice(
-    0,
-    topK,
-  );
+  const pool = poolOf(sets, options.echoWeight);
+  return rankPool(pool, queryTerms, now, covered, timeWindows).slice(0, topK);
 }
