@@ -191,10 +191,21 @@ const NO_DECAY: DecayCounts = { scored: 0, archived: 0, reactivated: 0, confiden
 /** Ids a decay preview lists per change: enough to look at, bounded for a large store. */
 export const PREVIEW_IDS = 1000;
 
-/** The decay statement's own parameters, $1 to $7; a slice's bounds follow. */
-const DECAY_PARAMS = 7;
+/** The decay statement's own parameters, in order: a slice's bounds are bound after them. */
+type DecayParamValues = [
+  at: Date,
+  lambda: number,
+  accessWeight: number,
+  archiveThreshold: number,
+  minConfidence: number,
+  confidenceDecayPerDay: number,
+  unusedGraceDays: number,
+];
 
-function decayParams(p: DecayParameters, at: Date): unknown[] {
+/** How many they are ($1 to $7): typed by the tuple, so a new parameter cannot be missed here. */
+const DECAY_PARAMS: DecayParamValues["length"] = 7;
+
+function decayParams(p: DecayParameters, at: Date): DecayParamValues {
   return [
     at,
     p.lambda,
