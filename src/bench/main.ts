@@ -354,6 +354,11 @@ async function benchBackend(name: string, part: Part): Promise<BenchResult[]> {
     return { store: storage.admin, service };
   };
   let { store, service: memory } = await open();
+  /** A new connection to the same database, and the service on it (the old one is closed). */
+  const reopen = async () => {
+    driver = await backend.reopen();
+    ({ store, service: memory } = await open());
+  };
   const next = random(42);
   const results: BenchResult[] = [];
   let stored = 0;
@@ -382,8 +387,7 @@ async function benchBackend(name: string, part: Part): Promise<BenchResult[]> {
         // As a server starting on a store of this size would: PGlite sizes its buffer pool to
         // the store when it opens it (pglite-buffers), and this process opened it empty.
         await store.close();
-        driver = await backend.reopen();
-        ({ store, service: memory } = await open());
+        await reopen();
       }
       const queryNext = random(7);
       const queries = Array.from({ length: queryCount }, () => generateQuery(queryNext));
@@ -430,10 +434,7 @@ async function benchBackend(name: string, part: Part): Promise<BenchResult[]> {
         } finally {
           await server.kill();
         }
-        if (backend.exclusive) {
-          driver = await backend.reopen();
-          ({ store, service: memory } = await open());
-        }
+        if (backend.exclusive) await reopen();
       }
       const result: BenchResult = {
         backend: name,

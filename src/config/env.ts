@@ -241,7 +241,7 @@ export function configFromEnv(env: Env, flags: ConfigFlags = {}): HindsightConfi
 }
 
 /** The recall settings the environment sets, and only those. */
-function recallFromEnv(env: NodeJS.ProcessEnv) {
+function recallFromEnv(env: Env) {
   const floor = number(env, "HINDSIGHT_RECALL_FLOOR");
   const fusion = env.HINDSIGHT_RECALL_FUSION;
   const feedbackWeight = number(env, "HINDSIGHT_RECALL_FEEDBACK");

@@ -13,7 +13,7 @@ import { join } from "node:path";
 /** PostgreSQL's default, and the least a long-running process gets. */
 export const DEFAULT_BUFFERS_MB = 128;
 /** Past this the gain is small (512 MB: 2.33× against 2.40× at 320 MB) for much more memory. */
-export const MAX_AUTO_BUFFERS_MB = 512;
+const MAX_AUTO_BUFFERS_MB = 512;
 /** Share of the store's files the pool is sized to: the hot part, not the whole history. */
 const SHARE_OF_STORE = 0.75;
 const MB = 1024 * 1024;
