@@ -344,6 +344,23 @@ describe("hindsight eval memdaily", () => {
     expect(Object.keys(limited.by_file)).toEqual(["a_simple", "b_hybrid"]);
   });
 
+  it("mixes messages of other trajectories into each bank with --distractors", async () => {
+    const mixed = json<MemdailyReport>(
+      await runCli(
+        ["eval", "memdaily", "--data", memdailyDir, "--distractors", "3", "--json"],
+        HASH,
+      ),
+    );
+    // Three banks, each with three more messages; the same questions.
+    expect(mixed).toMatchObject({ questions: 3, messages: 13 + 3 * 3 });
+    const refused = await runCli(
+      ["eval", "memdaily", "--data", memdailyDir, "--distractors", "0"],
+      HASH,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("--distractors");
+  });
+
   it("ranks the same in an emptied bank as in a new database", async () => {
     const trajectories = [
       ...parseMemdaily(MEMDAILY_SIMPLE, "a_simple.json"),

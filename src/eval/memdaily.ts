@@ -41,6 +41,7 @@ export const MEMDAILY_METRICS = ["R@1", "R@5", "MRR"] as const;
 /** Results asked for per question: the whole bank, so MRR sees every rank, up to this many. */
 const MAX_RANKED = 100;
 
+import { withDistractors } from "./distractors.js";
 import type { MemdailyReferenceTime } from "./options.js";
 
 export { MEMDAILY_REFERENCE_TIMES, type MemdailyReferenceTime } from "./options.js";
@@ -118,6 +119,8 @@ export interface MemdailyOptions {
   runtime: EvalRuntime;
   /** At most this many trajectories of each file. */
   limitTrajectories?: number;
+  /** Messages of other trajectories mixed into each bank (see distractors). */
+  distractors?: number;
   referenceTime?: MemdailyReferenceTime;
   freshBanks?: boolean;
   progress?: (total: number) => Progress;
@@ -163,7 +166,10 @@ export async function runMemdaily(
   options: MemdailyOptions,
 ): Promise<MemdailyReport> {
   const started = performance.now();
-  const chosen = limitPerFile(trajectories, options.limitTrajectories);
+  const limited = limitPerFile(trajectories, options.limitTrajectories);
+  const chosen = options.distractors
+    ? withDistractors(limited, trajectories, options.distractors)
+    : limited;
   const progress = options.progress?.(chosen.length) ?? noProgress;
   const overall = new MeanAccumulator();
   const byFile = new GroupedMeans();

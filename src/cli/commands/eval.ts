@@ -32,6 +32,7 @@ const FLAGS = {
   files: "--files",
   context_turns: "--context-turns",
   limit_trajectories: "--limit-trajectories",
+  distractors: "--distractors",
   reference_time: "--reference-time",
   details: "--details",
   log_level: "--log-level",
@@ -56,6 +57,7 @@ interface LocomoOptions extends CommonOptions {
 
 interface MemdailyOptions extends CommonOptions {
   limitTrajectories?: string;
+  distractors?: string;
   files?: string;
   referenceTime: string;
   freshBanks?: boolean;
@@ -369,6 +371,10 @@ export function registerEval(program: Command): void {
     .option("--limit-trajectories <n>", "only the first n trajectories of each file")
     .option("--files <prefixes>", "only the files whose names start so: 01,02 or 03")
     .option(
+      "--distractors <n>",
+      "mix n messages of other trajectories into each bank (seeded; MemDaily-100 style)",
+    )
+    .option(
       "--reference-time <mode>",
       "recall as of the question's time (when recall takes a query_time): question | none",
       "none",
@@ -384,6 +390,7 @@ export function registerEval(program: Command): void {
     .action(async (options: MemdailyOptions, command: Command) => {
       await runEval(command, options, async ({ runtime, logger, progress, lib }) => {
         const limit = positiveInteger("limit_trajectories", options.limitTrajectories);
+        const distractors = positiveInteger("distractors", options.distractors);
         const referenceTime = choice<MemdailyReferenceTime>(
           "reference_time",
           options.referenceTime,
@@ -409,6 +416,7 @@ export function registerEval(program: Command): void {
             progress: progress("eval memdaily"),
             onQuestion,
             ...(limit === undefined ? {} : { limitTrajectories: limit }),
+            ...(distractors === undefined ? {} : { distractors }),
           }),
         );
         printResult(report, options, () => describeMemdaily(report));
