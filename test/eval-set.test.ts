@@ -11,9 +11,11 @@
  * - hash-v1: R@1 0.925, R@5 0.967, MRR 0.951 (58 of 60)
  * - local:all-minilm-l6-v2-int8: R@1 0.942, R@5 0.983, MRR 0.967 (59 of 60)
  * With the default model, multilingual-e5-small (issue #12):
- * - local:multilingual-e5-small-q4: R@1 0.975, R@5 1.000, MRR 0.992 (60 of 60)
+ * - local:multilingual-e5-small-q4: R@1 0.975, R@5 1.000, MRR 0.992 (60 of 60); with queries
+ *   embedded in both forms (query: and passage:) R@1 0.992, MRR 1.000
  * - on the paraphrase set (test/fixtures/paraphrase-set.json, 109 queries sharing no content
- *   word with their memory, a third across languages): R@5 0.839; hash 0.156
+ *   word with their memory, a third across languages): R@5 0.839; hash 0.156; 0.913 since
+ *   2026-12-07
  * The floors below leave a margin of 0.05 (three queries); a ranking change that loses more
  * than that is a regression to look at, or a reason to lower the floor knowingly.
  */
@@ -34,8 +36,11 @@ const inCi = process.env.CI === "true";
 
 const HASH_R5_FLOOR = 0.9;
 const LOCAL_R5_FLOOR = 0.95;
-/** Measured 0.890 with the default model (hash 0.174, MiniLM 0.472); see docs/evaluation.md. */
-const PARAPHRASE_R5_FLOOR = 0.85;
+/**
+ * Measured 0.913 with the default model (0.890 before queries were embedded in both forms; hash
+ * 0.174, MiniLM 0.472); see docs/evaluation.md.
+ */
+const PARAPHRASE_R5_FLOOR = 0.86;
 
 interface SetOutput {
   overall: { "R@1": number; "R@5": number; MRR: number };

@@ -7,11 +7,13 @@
  * an error: CI is where this path must be proven.
  */
 import { existsSync } from "node:fs";
+import { mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashEmbed } from "../src/adapters/embedders/hash.js";
-import { createLocalEmbedder } from "../src/adapters/embedders/local.js";
+import { createLocalEmbedder, midpoint } from "../src/adapters/embedders/local.js";
 import type { Embedder } from "../src/core/ports.js";
 import { calibratedSimilarity } from "../src/core/similarity.js";
 import { createHindsight, type Hindsight } from "../src/index.js";
@@ -144,6 +146,39 @@ for (const model of MODELS) {
         const [document] = await embedder.embed([DEPLOY], "document");
         expect(cosine(query!, document!)).toBeLessThan(0.999);
         expect(cosine(query!, document!)).toBeGreaterThan(0.8);
+      });
+
+      it("embeds a query as the mean of its query: and passage: forms", async () => {
+        // The same model read without prefixes, each form's prefix written into the text: an
+        // English text, so centring sees the same script either way.
+        const plain = await mkdtemp(path.join(tmpdir(), "hindsight-plain-model-"));
+        try {
+          for (const entry of await readdir(model.dir)) {
+            await symlink(path.join(model.dir, entry), path.join(plain, entry));
+          }
+          const manifest = JSON.parse(
+            await readFile(path.join(model.dir, "hindsight-model.json"), "utf8"),
+          );
+          delete manifest.prefixes;
+          await rm(path.join(plain, "hindsight-model.json"));
+          await writeFile(path.join(plain, "hindsight-model.json"), JSON.stringify(manifest));
+          const unprefixed = await createLocalEmbedder({ modelDir: plain });
+          try {
+            const [asQuery, asPassage] = await unprefixed.embed([
+              `query: ${DEPLOY}`,
+              `passage: ${DEPLOY}`,
+            ]);
+            const [query] = await embedder.embed([DEPLOY], "query");
+            const [document] = await embedder.embed([DEPLOY], "document");
+            expect(cosine(document!, asPassage!)).toBeGreaterThan(0.9999);
+            expect(cosine(query!, midpoint(asQuery!, asPassage!, true))).toBeGreaterThan(0.9999);
+            expect(cosine(query!, asQuery!)).toBeLessThan(0.999);
+          } finally {
+            await unprefixed.close?.();
+          }
+        } finally {
+          await rm(plain, { recursive: true, force: true });
+        }
       });
 
       it("finds a Chinese paraphrase by meaning", async () => {

@@ -14,8 +14,16 @@ import type { Embedder, EmbedPurpose } from "../core/ports.js";
 
 const KEY_BYTES = 32;
 
+/**
+ * What a purpose's vectors are made of, in the key: a change to how queries are embedded that
+ * leaves the embedder id as it is (stored vectors did not change) must not reuse old entries.
+ * "query/2": since 2026-12-07 a local model with prefixes embeds a query both as a query and as
+ * a passage.
+ */
+const FORM: Record<EmbedPurpose, string> = { query: "query/2", document: "document" };
+
 function keyOf(embedderId: string, purpose: EmbedPurpose, text: string): string {
-  return createHash("sha256").update(`${embedderId}\0${purpose}\0${text}`).digest("hex");
+  return createHash("sha256").update(`${embedderId}\0${FORM[purpose]}\0${text}`).digest("hex");
 }
 
 async function load(file: string, dimensions: number): Promise<Map<string, Float32Array>> {

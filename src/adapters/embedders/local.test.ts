@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLocalEmbedder } from "./local.js";
+import { createLocalEmbedder, midpoint } from "./local.js";
 
 const transformersSpecifier: string = "@huggingface/transformers";
 const transformersInstalled = await import(transformersSpecifier).then(
@@ -30,6 +30,18 @@ function cosine(a: Float32Array, b: Float32Array): number {
   for (let i = 0; i < a.length; i++) dot += a[i]! * b[i]!;
   return dot;
 }
+
+describe("midpoint", () => {
+  it("averages two vectors, back to unit length when asked", () => {
+    const a = Float32Array.from([1, 0, 0]);
+    const b = Float32Array.from([0, 1, 0]);
+    expect(Array.from(midpoint(a, b, false))).toEqual([0.5, 0.5, 0]);
+    const unit = midpoint(a, b, true);
+    expect(unit[0]).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(unit[1]).toBeCloseTo(Math.SQRT1_2, 6);
+    expect(unit[2]).toBe(0);
+  });
+});
 
 describe("local embedder", () => {
   it("rejects a missing model directory, naming it", async () => {
