@@ -8,6 +8,7 @@ import { z } from "zod";
 import { BankPool, type EvalRuntime, queryTimeField } from "./banks.js";
 import { jsonFiles, parseData, readJson } from "./data.js";
 import { fillMissingTimes, parseMemdailyTime } from "./dates.js";
+import { withDistractors } from "./distractors.js";
 import { GroupedMeans, MeanAccumulator, rankingScores } from "./metrics.js";
 import { noProgress, type Progress } from "./progress.js";
 import { LatencyRecorder, secondsSince } from "./timing.js";
@@ -41,7 +42,6 @@ export const MEMDAILY_METRICS = ["R@1", "R@5", "MRR"] as const;
 /** Results asked for per question: the whole bank, so MRR sees every rank, up to this many. */
 const MAX_RANKED = 100;
 
-import { withDistractors } from "./distractors.js";
 import type { MemdailyReferenceTime } from "./options.js";
 
 export { MEMDAILY_REFERENCE_TIMES, type MemdailyReferenceTime } from "./options.js";

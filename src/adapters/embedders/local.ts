@@ -341,7 +341,15 @@ export async function createLocalEmbedder(
   const similarity = calibration?.similarity;
   const centre = calibration ? centring(calibration) : undefined;
   const centred = (vectors: Float32Array[], texts: readonly string[]) =>
-    centre ? vectors.map((vector, index) => centre(vector, texts[index % texts.length]!)) : vectors;
+    centre ? vectors.map((vector, index) => centre(vector, texts[index]!)) : vectors;
+  const embedWith = async (prefix: string, texts: readonly string[]) =>
+    centred(
+      await run(
+        texts.map((text) => prefix + text),
+        dimensions,
+      ),
+      texts,
+    );
   // A model trained with prefixes reads `query: ` as "what answers this" and `passage: ` as
   // "text like this". A memory is asked for both ways: by a question, and in other words than
   // its own ("the storefront called the staging backend" for "the release pointed at
@@ -350,21 +358,14 @@ export async function createLocalEmbedder(
   // most; LoCoMo and MemDaily within a question or two). It costs a second text in the batch:
   // ~13 ms instead of ~8 to embed a query on 2 cores.
   const embed = async (texts: readonly string[], purpose: EmbedPurpose) => {
-    if (!prefixes) return centred(await run(texts, dimensions), texts);
-    if (purpose === "document") {
-      return centred(
-        await run(
-          texts.map((text) => prefixes.passage + text),
-          dimensions,
-        ),
-        texts,
-      );
-    }
+    if (!prefixes) return embedWith("", texts);
+    if (purpose === "document") return embedWith(prefixes.passage, texts);
+    // Both forms in one run of the model: [query forms…, passage forms…].
     const forms = [
       ...texts.map((text) => prefixes.query + text),
       ...texts.map((text) => prefixes.passage + text),
     ];
-    const vectors = centred(await run(forms, dimensions), texts);
+    const vectors = centred(await run(forms, dimensions), [...texts, ...texts]);
     return texts.map((_, index) =>
       midpoint(vectors[index]!, vectors[texts.length + index]!, normalize),
     );
