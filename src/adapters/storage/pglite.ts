@@ -11,6 +11,7 @@ import {
   type PreparedQueries,
   preparedQueries,
 } from "./pglite-statements.js";
+import { statisticsKeeper } from "./pglite-statistics.js";
 import { ensurePrivateDirectory, isShared, makeTreePrivate } from "./private-dir.js";
 import { SEARCH_SETTINGS } from "./search-settings.js";
 
@@ -96,6 +97,19 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
   })) as unknown as PGliteLike;
   await db.exec(SEARCH_SETTINGS);
   const statements = preparedQueries(db, protocol, types.parseType);
+  const statistics = statisticsKeeper(
+    { query: (sql) => statements.query(sql, [], false), exec: (sql) => db.exec(sql) },
+    options.logger,
+  );
+  /** Top-level work, counted once it has finished (a transaction counts once). */
+  const counted = async <T>(work: Promise<T>): Promise<T> => {
+    try {
+      return await work;
+    } finally {
+      statistics.finished();
+    }
+  };
+  const topLevel = executor(db, statements, false);
   // PGlite writes its files 0666 whatever the umask. The data directory is 0700, which keeps
   // other users out; the files are made 0600 too: every privateSweepMs while open and at close
   // (~20 ms for a new store's ~1,000 files, off every answer's path), and at open for a store
@@ -115,11 +129,13 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
   sweep?.unref();
   return {
     description: inMemory ? "pglite:memory" : `pglite:${options.dataDir}`,
-    ...executor(db, statements, false),
-    transaction: (fn) => db.transaction((tx) => fn(executor(tx, statements, true))),
+    query: (sql, params) => counted(topLevel.query(sql, params)),
+    exec: (sql) => counted(topLevel.exec(sql)),
+    transaction: (fn) => counted(db.transaction((tx) => fn(executor(tx, statements, true)))),
     exclusive: inProcessExclusive(),
     close: async () => {
       clearInterval(sweep);
+      await statistics.settled();
       await db.close();
       await makePrivate();
     },
