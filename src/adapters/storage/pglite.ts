@@ -101,12 +101,13 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
     { query: (sql) => statements.query(sql, [], false), exec: (sql) => db.exec(sql) },
     options.logger,
   );
+  let closing = false;
   /** Top-level work, counted once it has finished (a transaction counts once). */
   const counted = async <T>(work: Promise<T>): Promise<T> => {
     try {
       return await work;
     } finally {
-      statistics.finished();
+      if (!closing) statistics.finished();
     }
   };
   const topLevel = executor(db, statements, false);
@@ -135,6 +136,7 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
     exclusive: inProcessExclusive(),
     close: async () => {
       clearInterval(sweep);
+      closing = true;
       await statistics.settled();
       await db.close();
       await makePrivate();
