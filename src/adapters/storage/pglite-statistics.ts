@@ -5,9 +5,9 @@
  * and PostgreSQL makes it again only when a table it reads is analysed or altered. A server's
  * autovacuum analyses a table once more than 50 rows + 10% of it have changed since its last
  * ANALYZE; PGlite has no autovacuum, so a plan stayed as it was made for the whole life of the
- * process. A server started on a store whose access-count table was nearly empty kept a plan
- * that read that whole table once per recall candidate: on a 10 000-memory store recall went
- * from 3.4 ms to 17 ms over 4 000 recalls, and kept slowing as the table grew
+ * process. A server started on a store whose access-count table had been analysed nearly empty
+ * kept a plan that read that whole table once per recall candidate: on a 10 000-memory store
+ * recall went from 3.4 ms to 17 ms over 4 000 recalls, and kept slowing as the table grew
  * (docs/benchmarks.md, "A plan made for an empty table").
  *
  * So the driver counts the work it has done and, every so many statements, asks PostgreSQL
