@@ -301,6 +301,15 @@ export class MemoryService implements MemoryApi {
     return this.lifecycle.forget(input);
   }
 
+  /**
+   * Resolves once the access counts of the recalls answered so far are written. A recall
+   * returns before its count is written (the next recall waits for it): a caller that reads the
+   * counts, or times what comes after, waits here.
+   */
+  accessCountsWritten(): Promise<void> {
+    return this.recaller.settled();
+  }
+
   /** Decay and cold storage (see lifecycle): `{ archived, reactivated, scored, … }`. */
   async maintain(input: unknown = {}, options?: JobOptions): Promise<MaintainResult> {
     // Recalls answered just before count as accesses: wait for their counts to be written.
