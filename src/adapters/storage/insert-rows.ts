@@ -88,8 +88,10 @@ function placeholders(rowCount: number, columnCount: number): string {
 
 /**
  * ANALYZE once a table has grown by a fifth. Without statistics the planner estimates a
- * filtered vector search wrongly and scans the whole table instead of the HNSW index;
- * PostgreSQL's autovacuum would catch up eventually, PGlite has none.
+ * filtered vector search wrongly and scans the whole table instead of the HNSW index. Checked
+ * as each batch is written, so a bulk load is analysed while it grows: PostgreSQL's autovacuum
+ * catches up only after its nap, and PGlite's driver (pglite-statistics) looks at its tables
+ * every 100 statements, where a whole batch counts as one.
  */
 export async function refreshPlannerStatistics(
   driver: SqlDriver,
