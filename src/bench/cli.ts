@@ -98,7 +98,9 @@ export async function benchCli(options: {
       "--outcome",
       "failure",
     );
-  const recall = hs("recall", "why did the billing deploy fail");
+  // A new question each round: a process that stays up keeps recent queries' vectors
+  // (core/query-vectors), and the bench measures a recall that embeds its query.
+  const recall = (round: number) => hs("recall", `why did billing deploy ${round} fail`);
   const samples = new Map<string, number[]>();
   let warmFirst = Number.NaN;
   const add = (name: string, ms: number) => samples.set(name, [...(samples.get(name) ?? []), ms]);
@@ -111,7 +113,7 @@ export async function benchCli(options: {
       add("refused", await run(hs("store", "--task-type", "x", "--outcome", "bogus"), env, 2));
       add("stats_no_model", await run(hs("stats"), env));
       add("cold_store", await run(store(round), env));
-      add("cold_recall", await run(recall, env));
+      add("cold_recall", await run(recall(round), env));
     }
     options.progress(`cli: ${rounds} rounds forwarded to hindsight serve`);
     const server = await options.startServe({
@@ -122,7 +124,7 @@ export async function benchCli(options: {
       for (let round = 0; round < rounds; round++) {
         add("node", await run(["-e", "0"], env));
         add("forwarded_store", await run(store(rounds + round), env));
-        add("forwarded_recall", await run(recall, env));
+        add("forwarded_recall", await run(recall(rounds + round), env));
       }
     } finally {
       await server.kill();
@@ -138,7 +140,7 @@ export async function benchCli(options: {
       for (let round = 0; round < rounds; round++) {
         add("node", await run(["-e", "0"], env));
         add("warm_store", await run(store(2 * rounds + 1 + round), warmEnv));
-        add("warm_recall", await run(recall, warmEnv));
+        add("warm_recall", await run(recall(2 * rounds + round), warmEnv));
       }
     } finally {
       await stopProcess(owner);

@@ -39,6 +39,7 @@ import type {
   MigrationReport,
   Storage,
 } from "./ports.js";
+import { QueryVectors } from "./query-vectors.js";
 import type { RankingOptions } from "./recall/ranking.js";
 import { Recall, type RecallOptions, type RecallResponse } from "./recall/recall.js";
 import { parseInstant } from "./recall/time/range.js";
@@ -79,6 +80,9 @@ import type {
 } from "./working/types.js";
 import { WorkingMemory } from "./working/working-memory.js";
 
+/** Query vectors kept per service: 1.5 kB each at 384 dimensions, under 1 MB in all. */
+const QUERY_VECTORS_KEPT = 512;
+
 export type { RecallOptions, RecallResponse } from "./recall/recall.js";
 
 export interface MemoryServiceOptions {
@@ -115,6 +119,8 @@ export class MemoryService implements MemoryApi {
   private readonly working: WorkingMemory | undefined;
   /** Imports write one at a time, in the order asked (transfer/importMemories). */
   private readonly importWrites = new Turns();
+  /** Recent queries' vectors: an agent asks the same thing again (see query-vectors). */
+  private readonly queryVectors = new QueryVectors(QUERY_VECTORS_KEPT);
   /** The warm-up recalls in flight (see warmUp), which closing waits for. */
   private warming: Promise<void> = Promise.resolve();
   private closing = false;
@@ -464,6 +470,11 @@ export class MemoryService implements MemoryApi {
   }
 
   private embed(texts: string[], purpose: EmbedPurpose = "document"): Promise<Float32Array[]> {
+    if (purpose === "query") {
+      return this.queryVectors.embed(texts, (missing) =>
+        embedChecked(this.embedder, missing, "query"),
+      );
+    }
     return embedChecked(this.embedder, texts, purpose);
   }
 }
