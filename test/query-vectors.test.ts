@@ -44,7 +44,7 @@ describe("a query asked again", () => {
     const again = await memory.recall({ query_text: "why did the billing deploy fail?" });
     // The same memories in the same order (scores move: the first recall counted as an access).
     expect(again.results.map(({ id }) => id)).toEqual(first.results.map(({ id }) => id));
-    expect(first.results[0]?.summary).toContain("port 8080");
+    expect(first.results[0]).toMatchObject({ summary: expect.stringContaining("port 8080") });
     expect(queries()).toHaveLength(1);
 
     await memory.summarize({ query_text: "why did the billing deploy fail?" });
