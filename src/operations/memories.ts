@@ -487,7 +487,8 @@ function explainRecalled(result: RecalledMemory): string {
   const f = (value: number) => value.toFixed(3);
   return (
     `\n    why: ${e.fusion}  cosine ${f(e.vector_similarity)} (#${e.ranks.vector})  ` +
-    `bm25 ${f(e.bm25)} (#${e.ranks.keyword})  ` +
+    // Memories sharing no word with the query tie at 0, all "first": a rank would mislead.
+    (e.bm25 > 0 ? `bm25 ${f(e.bm25)} (#${e.ranks.keyword})  ` : "no keyword match  ") +
     (e.feedback > 0 ? `feedback ${f(e.feedback)}  ` : "") +
     `freshness ${f(e.freshness)}  ` +
     `frequency ${f(e.frequency)}  outcome ×${e.outcome_weight}` +
