@@ -77,7 +77,7 @@ interface Ingest {
   batch: number;
   /** storeEpisodicBatch, embedding included. */
   store_per_s: number;
-  /** The embedder alone on as many other fresh texts, in one call. */
+  /** The embedder alone on as many other fresh texts, in one call, before and after the writes. */
   embedder_per_s: number;
   /** store ÷ embedder: 1 would mean storing costs nothing beyond the embedding. */
   ratio: number;
@@ -308,7 +308,7 @@ async function measureInsertFloor(driver: SqlDriver, vectors: Float32Array[]): P
 /**
  * Cold ingest: fresh memories whose vectors no cache holds, stored in import-sized batches
  * (storeEpisodicBatch, then `hindsight import`'s way: importBatches over export lines without
- * vectors), against the embedder alone on as many other fresh texts.
+ * vectors), against the embedder alone on as many other fresh texts before the writes and after.
  */
 async function measureIngest(
   memory: MemoryService,
@@ -318,10 +318,21 @@ async function measureIngest(
 ): Promise<Ingest> {
   const items = kind === "hash" ? 4096 : 512;
   const batch = 128;
-  const fresh = Array.from({ length: 2 * items }, (_, i) => generateMemory(next, 90_000_000 + i));
-  const [, embedMs] = await timed(() =>
-    embedder.embed(fresh.slice(items).map((item) => `${item.task_type}: ${item.summary}`)),
-  );
+  const fresh = Array.from({ length: 3 * items }, (_, i) => generateMemory(next, 90_000_000 + i));
+  // The embedder alone, before the writes and again after them: the model's speed drifts by a
+  // fifth within a minute on a shared machine (docs/benchmarks.md), and one measurement taken
+  // before would carry that drift into the ratio.
+  const embedAlone = async (part: number) =>
+    (
+      await timed(() =>
+        embedder.embed(
+          fresh
+            .slice(part * items, (part + 1) * items)
+            .map((item) => `${item.task_type}: ${item.summary}`),
+        ),
+      )
+    )[1];
+  const embedBeforeMs = await embedAlone(1);
   let storeMs = 0;
   for (let start = 0; start < items; start += batch) {
     storeMs += (await timed(() => memory.storeEpisodicBatch(fresh.slice(start, start + batch))))[1];
@@ -337,8 +348,9 @@ async function measureIngest(
   }));
   const [imported, importMs] = await timed(() => importBatches(memory, batches));
   if (imported.imported !== items) throw new Error(`imported ${imported.imported} of ${items}`);
+  const embedAfterMs = await embedAlone(2);
   const store_per_s = Math.round((items / storeMs) * 1000);
-  const embedder_per_s = Math.round((items / embedMs) * 1000);
+  const embedder_per_s = Math.round(((2 * items) / (embedBeforeMs + embedAfterMs)) * 1000);
   const import_per_s = Math.round((items / importMs) * 1000);
   return {
     items,
