@@ -1,3 +1,5 @@
+import { LruMap } from "./lru-map.js";
+
 /**
  * The vectors of recent queries, by their text. Agents ask the same thing again and again —
  * a recall of the task at hand on every turn, a retried request, a summary of what a recall
@@ -8,10 +10,11 @@
  * Only queries are kept: a memory's text is embedded once, when it is stored.
  */
 export class QueryVectors {
-  /** Least recently used first: a Map iterates in insertion order, and a hit is re-inserted. */
-  private readonly vectors = new Map<string, Float32Array>();
+  private readonly vectors: LruMap<string, Float32Array>;
 
-  constructor(private readonly capacity: number) {}
+  constructor(capacity: number) {
+    this.vectors = new LruMap(capacity);
+  }
 
   /**
    * Each text's vector, in order: kept ones from memory, the others from `embed` in one call
@@ -24,7 +27,7 @@ export class QueryVectors {
   ): Promise<Float32Array[]> {
     const known = new Map<string, Float32Array>();
     for (const text of texts) {
-      const vector = this.take(text);
+      const vector = this.vectors.get(text);
       if (vector) known.set(text, vector);
     }
     const missing = [...new Set(texts.filter((text) => !known.has(text)))];
@@ -32,27 +35,9 @@ export class QueryVectors {
       const embedded = await embed(missing);
       missing.forEach((text, index) => {
         known.set(text, embedded[index]!);
-        this.keep(text, embedded[index]!);
+        this.vectors.set(text, embedded[index]!);
       });
     }
     return texts.map((text) => known.get(text)!.slice());
-  }
-
-  private take(text: string): Float32Array | undefined {
-    const vector = this.vectors.get(text);
-    if (vector === undefined) return undefined;
-    this.vectors.delete(text);
-    this.vectors.set(text, vector);
-    return vector;
-  }
-
-  private keep(text: string, vector: Float32Array): void {
-    if (this.capacity <= 0) return;
-    this.vectors.delete(text);
-    this.vectors.set(text, vector);
-    for (const oldest of this.vectors.keys()) {
-      if (this.vectors.size <= this.capacity) break;
-      this.vectors.delete(oldest);
-    }
   }
 }

@@ -17,6 +17,7 @@
  * types PostgreSQL describes, exactly as its `query` does.
  */
 import type { PGlite } from "@electric-sql/pglite";
+import { LruMap } from "../../core/lru-map.js";
 import { isStalePlan, MAX_PREPARED_PARAMETERS } from "./executor.js";
 
 type Protocol = typeof import("@electric-sql/pglite")["protocol"];
@@ -74,8 +75,7 @@ export function preparedQueries(
   { maxPrepared = MAX_PREPARED }: { maxPrepared?: number } = {},
 ): PreparedQueries {
   const { serialize } = protocol;
-  // Insertion order is use order: a hit is moved to the end, the first entry is the oldest.
-  const prepared = new Map<string, Described>();
+  const prepared = new LruMap<string, Described>(maxPrepared);
   let counter = 0;
 
   const send = async (message: Uint8Array, sync: boolean) =>
@@ -149,14 +149,9 @@ export function preparedQueries(
 
   const named = async (sql: string): Promise<Described> => {
     const hit = prepared.get(sql);
-    if (hit) {
-      prepared.delete(sql);
-      prepared.set(sql, hit);
-      return hit;
-    }
+    if (hit) return hit;
     const statement = await describe(sql, `hindsight_${++counter}`);
-    prepared.set(sql, statement);
-    if (prepared.size > maxPrepared) await forget(prepared.values().next().value!);
+    for (const [, evicted] of prepared.set(sql, statement)) await close(evicted.name);
     return statement;
   };
 
