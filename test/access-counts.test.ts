@@ -14,10 +14,9 @@ describe.each(BACKENDS)("access counts on $name", (backend) => {
 
   beforeAll(async () => {
     if (backend.skip) return;
-    const fresh = await backend.fresh();
+    const fresh = await backend.scratch();
     cleanup = fresh.cleanup;
-    const where = backend.name === "pglite" ? { dataDir: "memory://" } : fresh.location;
-    memory = await openLifecycleService(where);
+    memory = await openLifecycleService(fresh.location);
   });
   afterAll(async () => {
     await memory?.close();

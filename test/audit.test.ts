@@ -20,10 +20,9 @@ describe.each(BACKENDS)("audit log on $name", (backend) => {
   const ids: Record<string, string> = {};
 
   beforeAll(async () => {
-    const fresh = await backend.fresh();
+    const fresh = await backend.scratch();
     cleanup = fresh.cleanup;
-    const where = backend.name === "pglite" ? { dataDir: "memory://" } : fresh.location;
-    memory = await openLifecycleService(where, { clock });
+    memory = await openLifecycleService(fresh.location, { clock });
     const store = (summary: string) =>
       memory.storeEpisodic({ task_type: "ops", summary, outcome: "success" });
     ids.soft = (await store("rotated the staging certificates")).id;

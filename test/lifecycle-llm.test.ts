@@ -41,11 +41,10 @@ describe.each(BACKENDS)("lifecycle with a language model on $name", (backend) =>
   const opened: { memory: MemoryService; cleanup: () => Promise<void> }[] = [];
 
   async function open(script: Record<string, Answer[]>, vectors = new Map<string, number[]>()) {
-    const { location, cleanup } = await backend.fresh();
-    const where = backend.name === "pglite" ? { dataDir: "memory://" } : location;
+    const { location, cleanup } = await backend.scratch();
     const llm = new ScriptedModel(script);
     const logger = recordingLogger();
-    const memory = await openLifecycleService(where, {
+    const memory = await openLifecycleService(location, {
       clock: fixedClock(new Date("2025-06-01T00:00:00Z")),
       llm,
       logger,

@@ -40,11 +40,10 @@ describe.each(BACKENDS)("soft forgetting on $name", (backend) => {
 
   beforeAll(async () => {
     if (backend.skip) return;
-    const fresh = await backend.fresh();
+    const fresh = await backend.scratch();
     cleanup = fresh.cleanup;
     clock = fixedClock(new Date(START));
-    const where = backend.name === "pglite" ? { dataDir: "memory://" } : fresh.location;
-    memory = await openLifecycleService(where, { clock });
+    memory = await openLifecycleService(fresh.location, { clock });
   });
   afterAll(async () => {
     await memory?.close();

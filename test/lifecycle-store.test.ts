@@ -31,10 +31,8 @@ describe.each(BACKENDS)("memory lifecycle on $name", (backend) => {
   let cleanups: (() => Promise<void>)[] = [];
 
   async function open(options: ServiceOptions = {}): Promise<MemoryService> {
-    const { location, cleanup } = await backend.fresh();
-    // PGlite in memory: the same SQL, without a data directory to create per test.
-    const where = backend.name === "pglite" ? { dataDir: "memory://" } : location;
-    const service = await openLifecycleService(where, { clock, ...options });
+    const { location, cleanup } = await backend.scratch();
+    const service = await openLifecycleService(location, { clock, ...options });
     cleanups.push(async () => {
       await service.close();
       await cleanup();

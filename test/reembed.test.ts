@@ -237,10 +237,7 @@ describe.each(BACKENDS)("reembed on $name", (backend) => {
 
   /** The schema of a store migrated afresh for `embedder`. */
   async function freshSchema(embedder: Embedder): Promise<unknown> {
-    const fresh =
-      backend.name === "pglite"
-        ? { location: { dataDir: "memory://" }, cleanup: async () => {} }
-        : await backend.fresh();
+    const fresh = await backend.scratch();
     const driver = await openDriver(fresh.location, silentLogger);
     try {
       await migrate(driver, embedder);

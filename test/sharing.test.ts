@@ -61,10 +61,9 @@ describe.each(BACKENDS)("shared memory on $name", (backend) => {
     ).results.map((result) => result.id);
 
   beforeAll(async () => {
-    const fresh = await backend.fresh();
+    const fresh = await backend.scratch();
     cleanup = fresh.cleanup;
-    const where = backend.name === "pglite" ? { dataDir: "memory://" } : fresh.location;
-    memory = await openLifecycleService(where, { clock });
+    memory = await openLifecycleService(fresh.location, { clock });
     await memory.grant({ group: GROUP, agent_ids: ["alpha", "beta"], reason: "support rota" });
     await memory.setTrust({ source: "kb-pipeline", trust: "normal", note: "curated articles" });
     await memory.setTrust({ source: "ops-runbook", trust: "high" });

@@ -60,12 +60,18 @@ export async function createTestSchema(): Promise<{ url: string; drop: () => Pro
 export interface Backend {
   name: "pglite" | "postgres";
   skip: string | undefined;
-  /** Config fields pointing at a fresh, empty store, and how to clean it up. */
   /** Config fields pointing at a fresh, empty store that can be reopened, and its cleanup. */
-  fresh(): Promise<{
-    location: { databaseUrl?: string; dataDir: string; embedder: { kind: "hash" } };
-    cleanup: () => Promise<void>;
-  }>;
+  fresh(): Promise<FreshStore>;
+  /**
+   * A fresh, empty store for one opening: PGlite in memory (the same SQL, without a data
+   * directory to create), a schema of its own on PostgreSQL.
+   */
+  scratch(): Promise<FreshStore>;
+}
+
+export interface FreshStore {
+  location: { databaseUrl?: string; dataDir: string; embedder: { kind: "hash" } };
+  cleanup: () => Promise<void>;
 }
 
 /**
@@ -73,6 +79,11 @@ export interface Backend {
  * deterministic and needs no model (the default, multilingual-e5-small, is tested on its own).
  */
 const HASH = { kind: "hash" } as const;
+
+const postgresFresh = async (): Promise<FreshStore> => {
+  const { url, drop } = await createTestSchema();
+  return { location: { databaseUrl: url, dataDir: "memory://", embedder: HASH }, cleanup: drop };
+};
 
 export const BACKENDS: Backend[] = [
   {
@@ -85,16 +96,15 @@ export const BACKENDS: Backend[] = [
         cleanup: () => rm(dataDir, { recursive: true, force: true }),
       };
     },
+    scratch: async () => ({
+      location: { dataDir: "memory://", embedder: HASH },
+      cleanup: async () => {},
+    }),
   },
   {
     name: "postgres",
     skip: postgresSkipReason,
-    fresh: async () => {
-      const { url, drop } = await createTestSchema();
-      return {
-        location: { databaseUrl: url, dataDir: "memory://", embedder: HASH },
-        cleanup: drop,
-      };
-    },
+    fresh: postgresFresh,
+    scratch: postgresFresh,
   },
 ];
