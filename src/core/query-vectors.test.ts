@@ -70,4 +70,41 @@ describe("QueryVectors", () => {
     expect(await kept.embed(["deploy"], model.embed)).toEqual([Float32Array.of(6, 1)]);
     expect(model.asked).toEqual([["deploy"], ["deploy"]]);
   });
+
+  it("embeds a query asked again while it is being embedded once", async () => {
+    const kept = new QueryVectors(0);
+    const asked: string[][] = [];
+    let answer: (vectors: Float32Array[]) => void = () => undefined;
+    const slow = (texts: string[]) => {
+      asked.push(texts);
+      return new Promise<Float32Array[]>((resolve) => {
+        answer = resolve;
+      });
+    };
+    const first = kept.embed(["why did billing fail?"], slow);
+    const second = kept.embed(["why did billing fail?"], slow);
+    answer([Float32Array.of(21, 1)]);
+    expect(await Promise.all([first, second])).toEqual([
+      [Float32Array.of(21, 1)],
+      [Float32Array.of(21, 1)],
+    ]);
+    expect(asked).toEqual([["why did billing fail?"]]);
+  });
+
+  it("gives the model's failure to whoever waited for the same query, and then asks again", async () => {
+    const kept = new QueryVectors(10);
+    let fail: (error: Error) => void = () => undefined;
+    const failing = () =>
+      new Promise<Float32Array[]>((_, reject) => {
+        fail = reject;
+      });
+    const first = kept.embed(["deploy"], failing);
+    const second = kept.embed(["deploy"], failing);
+    fail(new Error("model went away"));
+    await expect(first).rejects.toThrow("model went away");
+    await expect(second).rejects.toThrow("model went away");
+    const model = countingModel();
+    expect(await kept.embed(["deploy"], model.embed)).toEqual([Float32Array.of(6, 1)]);
+    expect(model.asked).toEqual([["deploy"]]);
+  });
 });

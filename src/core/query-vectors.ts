@@ -11,33 +11,49 @@ import { LruMap } from "./lru-map.js";
  */
 export class QueryVectors {
   private readonly vectors: LruMap<string, Float32Array>;
+  /**
+   * Queries being embedded now: a recall asking one of them waits for that embedding instead of
+   * running the model again (agents sharing a server often ask the same thing at once).
+   */
+  private readonly embedding = new Map<string, Promise<Float32Array>>();
 
   constructor(capacity: number) {
     this.vectors = new LruMap(capacity);
   }
 
   /**
-   * Each text's vector, in order: kept ones from memory, the others from `embed` in one call
-   * (which may throw: nothing is kept then). Callers get copies, so no caller can change a
+   * Each text's vector, in order: kept ones from memory, ones being embedded from that embedding,
+   * the others from `embed` in one call (which may throw: nothing is kept then, and whoever
+   * waited for those texts gets the error too). Callers get copies, so no caller can change a
    * vector another one will be given.
    */
   async embed(
     texts: readonly string[],
     embed: (missing: string[]) => Promise<Float32Array[]>,
   ): Promise<Float32Array[]> {
-    const known = new Map<string, Float32Array>();
+    const known = new Map<string, Float32Array | Promise<Float32Array>>();
     for (const text of texts) {
-      const vector = this.vectors.get(text);
+      const vector = this.vectors.get(text) ?? this.embedding.get(text);
       if (vector) known.set(text, vector);
     }
     const missing = [...new Set(texts.filter((text) => !known.has(text)))];
     if (missing.length > 0) {
-      const embedded = await embed(missing);
+      const batch = embed(missing);
       missing.forEach((text, index) => {
-        known.set(text, embedded[index]!);
-        this.vectors.set(text, embedded[index]!);
+        const vector = batch.then((vectors) => vectors[index]!);
+        // A waiter may be gone by the time the model fails: the rejection is handled here too.
+        vector.catch(() => undefined);
+        known.set(text, vector);
+        this.embedding.set(text, vector);
       });
+      try {
+        const vectors = await batch;
+        missing.forEach((text, index) => this.vectors.set(text, vectors[index]!));
+      } finally {
+        for (const text of missing) this.embedding.delete(text);
+      }
     }
-    return texts.map((text) => known.get(text)!.slice());
+    const vectors = await Promise.all(texts.map((text) => known.get(text)!));
+    return vectors.map((vector) => vector.slice());
   }
 }
