@@ -57,6 +57,17 @@ describe("a query asked again", () => {
     expect(queries()).toHaveLength(1);
   });
 
+  it("asked twice at once is embedded once, and both find the same", async () => {
+    asked.length = 0;
+    const [one, other] = await Promise.all([
+      memory.recall({ query_text: "which port was in use?" }),
+      memory.recall({ query_text: "which port was in use?" }),
+    ]);
+    expect(other.results.map(({ id }) => id)).toEqual(one.results.map(({ id }) => id));
+    expect(one.results[0]).toMatchObject({ summary: expect.stringContaining("port 8080") });
+    expect(queries()).toHaveLength(1);
+  });
+
   it("never stands in for a memory's own embedding", async () => {
     asked.length = 0;
     await memory.recall({ query_text: "cache warming" });
