@@ -48,7 +48,9 @@ export class QueryVectors {
       });
       try {
         const vectors = await batch;
-        missing.forEach((text, index) => this.vectors.set(text, vectors[index]!));
+        missing.forEach((text, index) => {
+          this.vectors.set(text, vectors[index]!);
+        });
       } finally {
         for (const text of missing) this.embedding.delete(text);
       }
