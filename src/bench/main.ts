@@ -42,6 +42,7 @@ import { openPostgres } from "../adapters/storage/postgres.js";
 import { SqlStorage } from "../adapters/storage/sql-storage.js";
 import { cl100k } from "../adapters/tokens.js";
 import { embeddingWith } from "../core/embed.js";
+import { embeddingText } from "../core/memories/embedding-text.js";
 import type { Embedder } from "../core/ports.js";
 import { DEFAULT_RANKING } from "../core/recall/ranking.js";
 import { MemoryService } from "../core/service.js";
@@ -322,16 +323,12 @@ async function measureIngest(
   // The embedder alone, before the writes and again after them: the model's speed drifts by a
   // fifth within a minute on a shared machine (docs/benchmarks.md), and one measurement taken
   // before would carry that drift into the ratio.
-  const embedAlone = async (part: number) =>
-    (
-      await timed(() =>
-        embedder.embed(
-          fresh
-            .slice(part * items, (part + 1) * items)
-            .map((item) => `${item.task_type}: ${item.summary}`),
-        ),
-      )
-    )[1];
+  const embedAlone = async (part: number) => {
+    const texts = fresh
+      .slice(part * items, (part + 1) * items)
+      .map((item) => embeddingText("episodic", item));
+    return (await timed(() => embedder.embed(texts)))[1];
+  };
   const embedBeforeMs = await embedAlone(1);
   let storeMs = 0;
   for (let start = 0; start < items; start += batch) {
@@ -401,9 +398,9 @@ async function benchBackend(name: string, part: Part): Promise<BenchResult[]> {
   try {
     for (const n of sizes) {
       const items = Array.from({ length: n - stored }, (_, i) => generateMemory(next, stored + i));
-      // The text the store embeds (core/memories/embedding-text), so the stored vectors come cached.
+      // The text the store embeds, so the stored vectors come cached.
       const [vectorsForFloor, embedMs] = await timed(() =>
-        embedder.embed(items.map((item) => `${item.task_type}: ${item.summary}`)),
+        embedder.embed(items.map((item) => embeddingText("episodic", item))),
       );
       const insertFloor = await measureInsertFloor(driver, vectorsForFloor);
       let storeMs = 0;
