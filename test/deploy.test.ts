@@ -19,6 +19,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv, type AnySchemaObject } from "ajv";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
+import { hnswBuildBytes } from "../src/adapters/storage/reembed-sql.js";
 import { configFromEnv } from "../src/config/env.js";
 import { HindsightConfig } from "../src/config/schema.js";
 import { apiKeysFromEnv, keyDigest } from "../src/tenants/api-keys.js";
@@ -83,6 +84,7 @@ interface Service {
   restart?: string;
   stop_signal?: string;
   stop_grace_period?: string;
+  shm_size?: string;
   secrets?: (string | ServiceSecret)[];
 }
 interface Compose {
@@ -436,6 +438,16 @@ describe("docker-compose.yml", () => {
     expect(durationMs(service(compose, "hindsight").stop_grace_period)).toBeGreaterThanOrEqual(
       10_000,
     );
+  });
+
+  it("gives postgres shared memory for a parallel vector index build of reembed's size", () => {
+    // Containers get 64 MB of /dev/shm; a parallel HNSW build takes maintenance_work_mem from
+    // it, and reembed's switch sets that to the index's size, up to hnswBuildBytes' cap.
+    const size = service(loadCompose(), "postgres").shm_size ?? "64m";
+    const match = /^(\d+)([mg])$/.exec(size);
+    expect(match, `shm_size ${size}`).not.toBeNull();
+    const bytes = Number(match![1]) * 2 ** (match![2] === "g" ? 30 : 20);
+    expect(bytes).toBeGreaterThan(hnswBuildBytes(Number.MAX_SAFE_INTEGER, 384) * 1.5);
   });
 
   it("every service has a healthcheck and a restart policy", () => {
