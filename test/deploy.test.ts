@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { Ajv, type AnySchemaObject } from "ajv";
 import { describe, expect, it } from "vitest";
 import { parseDocument } from "yaml";
-import { hnswBuildBytes } from "../src/adapters/storage/reembed-sql.js";
+import { hnswBuildBytes } from "../src/adapters/storage/vector-index.js";
 import { configFromEnv } from "../src/config/env.js";
 import { HindsightConfig } from "../src/config/schema.js";
 import { apiKeysFromEnv, keyDigest } from "../src/tenants/api-keys.js";

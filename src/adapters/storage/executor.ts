@@ -14,6 +14,11 @@ export interface SqlDriver extends SqlExecutor {
   /** Where the data lives, credentials removed. */
   readonly description: string;
   transaction<T>(fn: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * The embedded database (PGlite), which this process alone uses while it is open; false for
+   * a server, which other processes use too.
+   */
+  readonly embedded: boolean;
   /** Runs `fn` holding a job lock shared by every process on this database (see job-lock). */
   exclusive: ExclusiveRunner;
   close(): Promise<void>;

@@ -133,6 +133,7 @@ export async function openPGlite(options: PGliteOptions): Promise<SqlDriver> {
     query: (sql, params) => counted(topLevel.query(sql, params)),
     exec: (sql) => counted(topLevel.exec(sql)),
     transaction: (fn) => counted(db.transaction((tx) => fn(executor(tx, statements, true)))),
+    embedded: true,
     exclusive: inProcessExclusive(),
     close: async () => {
       clearInterval(sweep);

@@ -337,6 +337,7 @@ export async function openPostgres(options: PostgresOptions): Promise<SqlDriver>
     description,
     query: (sql, params = []) => withClient((client) => named(client, sql, params)),
     exec: (sql) => withClient((client) => executor(client).exec(sql)),
+    embedded: false,
     transaction: async (fn) => {
       const client = await checkout();
       let failure: Error | undefined;

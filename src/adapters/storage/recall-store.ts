@@ -5,9 +5,14 @@ import { findCandidateSets } from "./candidates.js";
 import type { SqlDriver } from "./executor.js";
 import { guard } from "./guard.js";
 import { touch } from "./lifecycle-sql.js";
+import type { BulkImports } from "./vector-index.js";
 
 export class SqlRecallStore implements RecallStore {
-  constructor(private readonly driver: SqlDriver) {}
+  /** `bulk`: the embedded store's, whose vector indexes a restore may have left to build. */
+  constructor(
+    private readonly driver: SqlDriver,
+    private readonly bulk?: BulkImports,
+  ) {}
 
   async findCandidates(query: CandidateQuery): Promise<CandidateSet> {
     const [set] = await this.findCandidateSets([query]);
@@ -15,7 +20,11 @@ export class SqlRecallStore implements RecallStore {
   }
 
   findCandidateSets(queries: readonly CandidateQuery[]): Promise<CandidateSet[]> {
-    return guard("searching memories", () => findCandidateSets(this.driver, queries));
+    return guard("searching memories", async () => {
+      // A recall after a restore builds the index once rather than scan every vector.
+      if (this.bulk?.pending) await this.bulk.ready();
+      return findCandidateSets(this.driver, queries);
+    });
   }
 
   recordAccess(layer: MemoryLayer, ids: readonly string[], at: Date): Promise<void> {

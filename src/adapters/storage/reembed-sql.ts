@@ -23,6 +23,7 @@ import {
 import type { ReembedState } from "./reembed-plan.js";
 import { TABLE } from "./rows.js";
 import { tablesPresent } from "./schema-tables.js";
+import { hnswBuildBytes, setBuildMemory } from "./vector-index.js";
 
 export const STAGING_TABLE = "hindsight_reembed";
 
@@ -152,21 +153,6 @@ export async function lockMemories(tx: SqlExecutor): Promise<void> {
   );
 }
 
-/**
- * The memory an HNSW index of `rows` vectors is built in. pgvector builds the graph in
- * `maintenance_work_mem` and, once it is full, goes on inserting vector by vector, which is
- * slower: 40 000 vectors of 384 dimensions built in 26 s with PostgreSQL's default 64 MB (full
- * after 28 366) and in 15 s with room for all; on PGlite in 45 s and 24 s (docs/benchmarks.md).
- * A graph takes the vector and up to 0.7 kB of neighbour lists a row (where pgvector reported
- * the memory full: 2.37 kB a 384-dimension row on PostgreSQL, 2.1 kB on PGlite's 32-bit
- * WebAssembly), plus a tenth to spare. Capped at 512 MB, ~210 000 such rows: PGlite's whole
- * heap is 2 GB, its buffer pool included. The switch's transaction keeps the setting
- * (`set_config(…, true)`, as SET LOCAL), and an operator's larger one is kept.
- */
-export function hnswBuildBytes(rows: number, dimensions: number): number {
-  return Math.min(512 * 2 ** 20, Math.ceil(rows * (dimensions * 4 + 700) * 1.1));
-}
-
 const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /**
@@ -201,12 +187,7 @@ export async function switchVectors(tx: SqlExecutor, target: EmbedderIdentity): 
     // Fails, and rolls everything back, should any memory have been left without a vector.
     await tx.exec(`ALTER TABLE ${table} ALTER COLUMN embedding SET NOT NULL`);
     const [count] = await tx.query<{ rows: number }>(`SELECT count(*)::int AS rows FROM ${table}`);
-    await tx.query(
-      `SELECT set_config('maintenance_work_mem',
-         (GREATEST(pg_size_bytes(current_setting('maintenance_work_mem')), $1::bigint) / 1024)::bigint || 'kB',
-         true)`,
-      [hnswBuildBytes(count?.rows ?? 0, target.dimensions)],
-    );
+    await setBuildMemory(tx, hnswBuildBytes(count?.rows ?? 0, target.dimensions));
     for (const index of indexes) await tx.exec(index.definition);
   }
   await recordEmbedder(tx, BUILT_META, target);

@@ -18,16 +18,25 @@ import { SqlRecallStore } from "./recall-store.js";
 import { TABLE } from "./rows.js";
 import { SqlSharingStore } from "./sharing-store.js";
 import { SqlTransferStore } from "./transfer-sql.js";
+import { BulkImports, repairVectorIndexes } from "./vector-index.js";
 
 export class SqlStoreAdmin implements StoreAdmin {
-  constructor(private readonly driver: SqlDriver) {}
+  constructor(
+    private readonly driver: SqlDriver,
+    private readonly bulk?: BulkImports,
+  ) {}
 
   get description(): string {
     return this.driver.description;
   }
 
   migrate(embedder: EmbedderIdentity): Promise<MigrationReport> {
-    return guard("migrating the database", () => migrate(this.driver, embedder));
+    return guard("migrating the database", async () => {
+      const report = await migrate(this.driver, embedder);
+      // An embedded store whose last process died during a restore (see BulkImports).
+      if (this.driver.embedded) await repairVectorIndexes(this.driver);
+      return report;
+    });
   }
 
   counts(layer: MemoryLayer, agentId?: string): Promise<LayerCounts> {
@@ -50,8 +59,12 @@ export class SqlStoreAdmin implements StoreAdmin {
     });
   }
 
-  close(): Promise<void> {
-    return this.driver.close();
+  async close(): Promise<void> {
+    try {
+      await guard("building the vector index after an import", async () => this.bulk?.ready());
+    } finally {
+      await this.driver.close();
+    }
   }
 }
 
@@ -67,15 +80,16 @@ export class SqlStorage implements Storage {
   readonly transfer: SqlTransferStore;
 
   constructor(private readonly driver: SqlDriver) {
-    this.admin = new SqlStoreAdmin(driver);
+    const bulk = driver.embedded ? new BulkImports(driver) : undefined;
+    this.admin = new SqlStoreAdmin(driver, bulk);
     this.memories = new SqlMemoryRecords(driver);
-    this.recall = new SqlRecallStore(driver);
+    this.recall = new SqlRecallStore(driver, bulk);
     this.knowledge = new SqlKnowledgeStore(driver);
     this.lifecycle = new SqlLifecycleStore(driver);
     this.consolidation = new SqlConsolidationStore(driver);
     this.sharing = new SqlSharingStore(driver);
     this.audit = new SqlAuditLog(driver);
-    this.transfer = new SqlTransferStore(driver);
+    this.transfer = new SqlTransferStore(driver, bulk);
   }
 
   /** Working memory kept in this database, for when no Redis is configured (migration 3). */

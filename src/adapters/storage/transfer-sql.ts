@@ -20,6 +20,7 @@ import { guard } from "./guard.js";
 import { INSERT_BATCH, insertRows } from "./insert-rows.js";
 import { COLUMNS, joinsOf, LIFECYCLE_TABLE, TABLE, USAGE_TABLE } from "./rows.js";
 import { termsOf, updateCorpus } from "./search-index.js";
+import type { BulkImports } from "./vector-index.js";
 
 const LAYERS: readonly MemoryLayer[] = ["episodic", "semantic"];
 
@@ -241,7 +242,11 @@ async function restoreLinks(tx: SqlExecutor, links: readonly KnowledgeLinks[]): 
 }
 
 export class SqlTransferStore implements TransferStore {
-  constructor(private readonly driver: SqlDriver) {}
+  /** `bulk`: the embedded store's, which leaves a new table's vector index out during a restore. */
+  constructor(
+    private readonly driver: SqlDriver,
+    private readonly bulk?: BulkImports,
+  ) {}
 
   exportMemories(
     after: ExportPosition | undefined,
@@ -308,15 +313,14 @@ export class SqlTransferStore implements TransferStore {
     trust: readonly ExportedTrust[],
     links: readonly KnowledgeLinks[],
   ): Promise<ImportCounts> {
-    return guard("importing memories", () =>
-      this.driver.transaction(async (tx) => {
+    const dropped: MemoryLayer[] = [];
+    return guard("importing memories", async () => {
+      const counts = await this.driver.transaction(async (tx) => {
         let imported = 0;
         for (const layer of LAYERS) {
-          imported += await importLayer(
-            tx,
-            layer,
-            memories.filter((memory) => memory.layer === layer),
-          );
+          const rows = memories.filter((memory) => memory.layer === layer);
+          if (await this.bulk?.beforeWrite(tx, layer, rows.length)) dropped.push(layer);
+          imported += await importLayer(tx, layer, rows);
         }
         await restoreLinks(tx, links);
         const members = await tx.query(
@@ -343,7 +347,9 @@ export class SqlTransferStore implements TransferStore {
           groups: members.length,
           trust: trusted.length,
         };
-      }),
-    );
+      });
+      this.bulk?.committed(dropped);
+      return counts;
+    });
   }
 }

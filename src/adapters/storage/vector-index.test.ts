@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hnswBuildBytes } from "./reembed-sql.js";
+import { hnswBuildBytes } from "./vector-index.js";
 
 describe("hnswBuildBytes", () => {
   it("holds the graphs pgvector reported full: 28 366 rows in 64 MB on PostgreSQL, 7 977 in 16 MB on PGlite", () => {
