@@ -104,9 +104,11 @@ export class BulkImports {
    */
   async beforeWrite(tx: SqlExecutor, layer: MemoryLayer, incoming: number): Promise<boolean> {
     if (incoming === 0) return false;
+    // Counted up to `incoming` only: a batch into a large store reads no more rows than it brings.
     const [row] = await tx.query<{ present: boolean; rows: number }>(
       `SELECT to_regclass('${VECTOR_INDEX[layer]}') IS NOT NULL AS present,
-              (SELECT count(*)::int FROM ${TABLE[layer]}) AS rows`,
+              (SELECT count(*)::int FROM (SELECT 1 FROM ${TABLE[layer]} LIMIT $1) held) AS rows`,
+      [incoming],
     );
     if (!row?.present || row.rows >= incoming) return false;
     await tx.exec(`DROP INDEX ${VECTOR_INDEX[layer]}`);
