@@ -23,7 +23,7 @@ import {
 import type { ReembedState } from "./reembed-plan.js";
 import { TABLE } from "./rows.js";
 import { tablesPresent } from "./schema-tables.js";
-import { hnswBuildBytes, setBuildMemory } from "./vector-index.js";
+import { sizeBuildMemory } from "./vector-index.js";
 
 export const STAGING_TABLE = "hindsight_reembed";
 
@@ -161,7 +161,7 @@ const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
  * the column changes type; changing it in place keeps the column where a fresh migration puts
  * it. The indexes on it (HNSW, from the migrations) are dropped first and rebuilt from their
  * own definitions afterwards: one bulk build instead of one graph insertion per row, in memory
- * sized to the graph (`hnswBuildBytes`), and the same index a fresh store of this dimension has.
+ * sized to the graph (`sizeBuildMemory`), and the same index a fresh store of this dimension has.
  */
 export async function switchVectors(tx: SqlExecutor, target: EmbedderIdentity): Promise<void> {
   const type = vectorType(target);
@@ -186,8 +186,7 @@ export async function switchVectors(tx: SqlExecutor, target: EmbedderIdentity): 
     );
     // Fails, and rolls everything back, should any memory have been left without a vector.
     await tx.exec(`ALTER TABLE ${table} ALTER COLUMN embedding SET NOT NULL`);
-    const [count] = await tx.query<{ rows: number }>(`SELECT count(*)::int AS rows FROM ${table}`);
-    await setBuildMemory(tx, hnswBuildBytes(count?.rows ?? 0, target.dimensions));
+    await sizeBuildMemory(tx, layer);
     for (const index of indexes) await tx.exec(index.definition);
   }
   await recordEmbedder(tx, BUILT_META, target);

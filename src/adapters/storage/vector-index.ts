@@ -7,7 +7,7 @@
  * it. A PostgreSQL server inserts natively, and other processes search its tables while an
  * import runs, so there the index always stays.
  */
-import type { MemoryLayer } from "../../core/types.js";
+import { LAYERS, type MemoryLayer } from "../../core/types.js";
 import type { SqlDriver, SqlExecutor } from "./executor.js";
 import { TABLE } from "./rows.js";
 
@@ -16,8 +16,6 @@ const VECTOR_INDEX: Record<MemoryLayer, string> = {
   episodic: "episodic_embedding_idx",
   semantic: "semantic_embedding_idx",
 };
-
-const LAYERS = Object.keys(VECTOR_INDEX) as MemoryLayer[];
 
 /**
  * The memory an HNSW index of `rows` vectors is built in. pgvector builds the graph in
@@ -33,21 +31,20 @@ export function hnswBuildBytes(rows: number, dimensions: number): number {
   return Math.min(512 * 2 ** 20, Math.ceil(rows * (dimensions * 4 + 700) * 1.1));
 }
 
-async function buildMemoryFor(tx: SqlExecutor, layer: MemoryLayer): Promise<void> {
+/**
+ * Gives an index build on `layer`'s table, in the caller's transaction, the memory its graph
+ * takes (`set_config(…, true)`, as SET LOCAL); a larger setting of the operator's is kept.
+ */
+export async function sizeBuildMemory(tx: SqlExecutor, layer: MemoryLayer): Promise<void> {
   const [shape] = await tx.query<{ rows: number; dimensions: number | null }>(
     `SELECT count(*)::int AS rows, (SELECT vector_dims(embedding) FROM ${TABLE[layer]} LIMIT 1) AS dimensions
      FROM ${TABLE[layer]}`,
   );
-  await setBuildMemory(tx, hnswBuildBytes(shape?.rows ?? 0, shape?.dimensions ?? 0));
-}
-
-/** Sets the memory an index build in the caller's transaction may take, as SET LOCAL. */
-export async function setBuildMemory(tx: SqlExecutor, bytes: number): Promise<void> {
   await tx.query(
     `SELECT set_config('maintenance_work_mem',
        (GREATEST(pg_size_bytes(current_setting('maintenance_work_mem')), $1::bigint) / 1024)::bigint || 'kB',
        true)`,
-    [bytes],
+    [hnswBuildBytes(shape?.rows ?? 0, shape?.dimensions ?? 0)],
   );
 }
 
@@ -61,7 +58,7 @@ async function missingIndexes(db: SqlExecutor): Promise<MemoryLayer[]> {
 
 async function buildIndex(driver: SqlDriver, layer: MemoryLayer): Promise<void> {
   await driver.transaction(async (tx) => {
-    await buildMemoryFor(tx, layer);
+    await sizeBuildMemory(tx, layer);
     await tx.exec(
       `CREATE INDEX IF NOT EXISTS ${VECTOR_INDEX[layer]} ON ${TABLE[layer]}
        USING hnsw (embedding vector_cosine_ops)`,
