@@ -51,6 +51,8 @@ RUN --mount=type=cache,target=/root/.npm \
     node_modules/.bin/tsc --version
 COPY scripts/fetch-model.mjs scripts/convert-e5-q4.py ./scripts/
 COPY scripts/calibration/multilingual-e5-small-q4.json ./scripts/calibration/
+# The fetch derives the tokenizer's vocabulary file with the module the runtime reads it with.
+COPY src/adapters/embedders/unigram-vocabulary.mjs ./src/adapters/embedders/
 RUN set -eu; \
     node scripts/fetch-model.mjs --out /app/.cache/models
 COPY tsconfig.json tsconfig.build.json ./

@@ -748,6 +748,8 @@ describe("Dockerfile", () => {
     expect(fetch).toBeGreaterThan(indexOf(build, "RUN", /npm ci/));
     expect(fetch).toBeGreaterThan(indexOf(build, "RUN", /apt-get install .*python3-venv/));
     expect(fetch).toBeGreaterThan(indexOf(build, "COPY", /scripts\/calibration\//));
+    // The fetch derives the tokenizer's vocabulary with this module (fetch-model.mjs).
+    expect(fetch).toBeGreaterThan(indexOf(build, "COPY", /unigram-vocabulary\.mjs/));
     expect(fetch).toBeLessThan(indexOf(build, "COPY", /^src\s/));
   });
 
@@ -865,6 +867,7 @@ describe(".dockerignore", () => {
       "scripts/convert-e5-q4.py",
       "scripts/fetch-model.mjs",
       "src",
+      "src/adapters/embedders/unigram-vocabulary.mjs",
       "tsconfig.build.json",
       "tsconfig.json",
       "ui",
