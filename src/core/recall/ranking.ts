@@ -256,14 +256,23 @@ function relevanceOf(raw: RawSignals, weights: RankingWeights): number {
     : 0;
 }
 
-/** The weighted fusion of one candidate's signals, before its outcome weight. */
-function weightedSignals(raw: RawSignals, weights: RankingWeights): Omit<ScoreSignals, "time"> {
+/**
+ * The weighted fusion of one candidate's signals and its time signal, times its weight (outcome,
+ * asking, when, echo). One object, written out: this runs for every candidate of every ranking.
+ */
+function weightedSignals(
+  raw: RawSignals,
+  weights: RankingWeights,
+  time: number,
+  weight: number,
+): ScoreSignals {
   const relevance = relevanceOf(raw, weights);
   return {
-    vector: weights.vector * raw.vector,
-    keyword: weights.keyword * raw.keyword,
-    freshness: weights.freshness * raw.freshness * relevance,
-    frequency: weights.frequency * raw.frequency * relevance,
+    vector: weights.vector * raw.vector * weight,
+    keyword: weights.keyword * raw.keyword * weight,
+    freshness: weights.freshness * raw.freshness * relevance * weight,
+    frequency: weights.frequency * raw.frequency * relevance * weight,
+    time: time * weight,
   };
 }
 
@@ -382,21 +391,47 @@ function whenWeightOf({ words }: PoolEntry, options: RankingOptions): number {
     : 1;
 }
 
-/** The pool's candidates with their signals, best first, floor applied. */
-function scorePool(
-  pool: readonly Scored[],
-  options: RankingOptions,
-  timeWindows: readonly TimeWindow[],
-  trust = 1,
-): RankedCandidate[] {
-  const signalRanks = {
+/** What weighs on one candidate's score besides its signals, for its explanation. */
+interface Weighing {
+  outcomeWeight: number;
+  askingWeight: number;
+  echoWeight: number;
+  matched: number;
+}
+
+/** One candidate's fused score, before its explanation is written. */
+interface Fused {
+  /** Its place in the pool. */
+  index: number;
+  score: number;
+  signals: ScoreSignals;
+  weighing: Weighing;
+}
+
+type SignalRanks = Record<keyof ScoreExplanation["ranks"], number[]>;
+
+/** 1-based ranks of the pool's candidates on each signal (reciprocal-rank fusion, explanations). */
+function signalRanksOf(pool: readonly Scored[]): SignalRanks {
+  return {
     vector: ranksBy(pool.map(({ raw }) => raw.vector)),
     keyword: ranksBy(pool.map(({ raw }) => raw.keyword)),
     freshness: ranksBy(pool.map(({ raw }) => raw.freshness)),
     frequency: ranksBy(pool.map(({ raw }) => raw.frequency)),
   };
-  const ranked: RankedCandidate[] = [];
-  pool.forEach(({ entry: { candidate, echo }, raw, feedback, whenWeight }, index) => {
+}
+
+/**
+ * The pool's fused scores, in pool order, floor applied. Ranks are computed only for
+ * reciprocal-rank fusion, which needs them; weighted fusion reads the signals alone.
+ */
+function fusedScores(
+  pool: readonly Scored[],
+  options: RankingOptions,
+  timeWindows: readonly TimeWindow[],
+  signalRanks: () => SignalRanks,
+): Fused[] {
+  const fused: Fused[] = [];
+  pool.forEach(({ entry: { candidate, echo }, raw, whenWeight }, index) => {
     const outcomeWeight = candidate.outcome ? options.outcomeWeights[candidate.outcome] : 1;
     const askingWeight = candidate.asks ? options.askingWeight : 1;
     const echoWeight = 1 - (1 - options.echoWeight) * echo;
@@ -411,22 +446,63 @@ function scorePool(
       options.timeWeight *
       matched *
       (options.timeAlone === false ? relevanceOf(raw, options.weights) : 1);
-    const weighted = scale({ ...weightedSignals(raw, options.weights), time }, weight);
+    const weighted = weightedSignals(raw, options.weights, time, weight);
     if (sum(weighted) < options.floor) return;
-    const ranks = {
-      vector: signalRanks.vector[index]!,
-      keyword: signalRanks.keyword[index]!,
-      freshness: signalRanks.freshness[index]!,
-      frequency: signalRanks.frequency[index]!,
-    };
     const signals =
       options.fusion === "rrf"
-        ? scale({ ...rrfSignals(ranks, raw, options), time }, weight)
+        ? scale({ ...rrfSignals(ranksAt(signalRanks(), index), raw, options), time }, weight)
         : weighted;
-    ranked.push({
-      layer: candidate.layer,
-      id: candidate.id,
+    fused.push({
+      index,
       score: sum(signals),
+      signals,
+      weighing: { outcomeWeight, askingWeight, echoWeight, matched },
+    });
+  });
+  return fused;
+}
+
+function ranksAt(ranks: SignalRanks, index: number): ScoreExplanation["ranks"] {
+  return {
+    vector: ranks.vector[index]!,
+    keyword: ranks.keyword[index]!,
+    freshness: ranks.freshness[index]!,
+    frequency: ranks.frequency[index]!,
+  };
+}
+
+/** Computed on first use, then kept. */
+function once<T>(make: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= make());
+}
+
+/** Best first; equal scores in id order, so a ranking does not depend on the pool's order. */
+const byScore =
+  (pool: readonly Scored[]) =>
+  (a: Fused, b: Fused): number =>
+    b.score - a.score ||
+    pool[a.index]!.entry.candidate.id.localeCompare(pool[b.index]!.entry.candidate.id);
+
+/**
+ * The pool's best `limit` candidates with their signals and explanations, best first, floor
+ * applied. Explanations are written for those returned only.
+ */
+function scorePool(
+  pool: readonly Scored[],
+  options: RankingOptions,
+  timeWindows: readonly TimeWindow[],
+  trust: number,
+  limit: number,
+): RankedCandidate[] {
+  const signalRanks = once(() => signalRanksOf(pool));
+  const fused = fusedScores(pool, options, timeWindows, signalRanks).sort(byScore(pool));
+  return fused.slice(0, limit).map(({ index, score, signals, weighing }) => {
+    const { entry, raw, feedback, whenWeight } = pool[index]!;
+    return {
+      layer: entry.candidate.layer,
+      id: entry.candidate.id,
+      score,
       signals,
       explanation: {
         fusion: options.fusion,
@@ -435,18 +511,35 @@ function scorePool(
         feedback,
         freshness: raw.freshness,
         frequency: raw.frequency,
-        outcome_weight: outcomeWeight,
-        asking_weight: askingWeight,
+        outcome_weight: weighing.outcomeWeight,
+        asking_weight: weighing.askingWeight,
         when_weight: whenWeight,
-        echo_weight: echoWeight,
-        time_match: matched,
+        echo_weight: weighing.echoWeight,
+        time_match: weighing.matched,
         vector_coverage: options.vectorCoverage ?? 1,
         keyword_trust: trust,
-        ranks,
+        ranks: ranksAt(signalRanks(), index),
       },
-    });
+    };
   });
-  return ranked.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}
+
+/** The pool's best candidate by weighted fusion, floor ignored; none for an empty pool. */
+function bestOf(
+  pool: readonly Scored[],
+  options: RankingOptions,
+  timeWindows: readonly TimeWindow[],
+): Scored | undefined {
+  const fused = fusedScores(
+    pool,
+    { ...options, floor: -Infinity },
+    timeWindows,
+    once(() => signalRanksOf(pool)),
+  );
+  const order = byScore(pool);
+  let best: Fused | undefined;
+  for (const entry of fused) if (!best || order(entry, best) < 0) best = entry;
+  return best && pool[best.index];
 }
 
 /**
@@ -495,6 +588,7 @@ function rankPool(
   now: Date,
   queryOptions: RankingOptions,
   timeWindows: readonly TimeWindow[],
+  limit: number,
 ): RankedCandidate[] {
   const pool: Scored[] = entries.map((entry) => ({
     entry,
@@ -511,26 +605,24 @@ function rankPool(
     ...queryOptions,
     weights: trustedWeights(queryOptions.weights, queryOptions.vectorCoverage ?? 1, trust),
   };
+  const withoutFeedback = () => scorePool(pool, options, timeWindows, trust, limit);
   // Under RRF a weak feedback match would earn a full keyword rank: weighted fusion only.
   if (options.fusion !== "weighted" || options.feedbackWeight <= 0 || pool.length < 2) {
-    return scorePool(pool, options, timeWindows, trust);
+    return withoutFeedback();
   }
   // The floor applies to the final score: a best match under it before feedback (a Chinese
-  // query matching few of its words, say) may clear it after. Weighted scores are the sums the
-  // floor compares, so filtering the unfloored ranking is the same as ranking with the floor.
-  const ranked = scorePool(pool, { ...options, floor: 0 }, timeWindows, trust);
-  const floored = () => ranked.filter((result) => result.score >= options.floor);
-  const best = ranked[0] && pool.find(({ entry }) => entry.candidate.id === ranked[0]!.id);
-  if (!best || best.raw.bm25 <= 0) return floored();
+  // query matching few of its words, say) may clear it after, so the best is taken unfloored.
+  const best = bestOf(pool, options, timeWindows);
+  if (!best || best.raw.bm25 <= 0) return withoutFeedback();
   const terms = feedbackTerms(best.entry.words, queryTerms);
-  if (terms.length === 0) return floored();
+  if (terms.length === 0) return withoutFeedback();
   const corpus = poolCorpus(pool, terms);
   const fed = pool.map((scored) => {
     const feedback = normalisedBm25(terms, scored.entry.document, corpus, options.bm25);
     const keyword = Math.min(1, scored.raw.bm25 + options.feedbackWeight * feedback);
     return { ...scored, raw: { ...scored.raw, keyword }, feedback };
   });
-  return scorePool(fed, options, timeWindows, trust);
+  return scorePool(fed, options, timeWindows, trust, limit);
 }
 
 /**
@@ -565,5 +657,5 @@ export function rankCandidates(
     weights: coveredWeights(options.weights, options.vectorCoverage ?? 1),
   };
   const pool = poolOf(sets, options.echoWeight);
-  return rankPool(pool, queryTerms, now, covered, timeWindows).slice(0, topK);
+  return rankPool(pool, queryTerms, now, covered, timeWindows, topK);
 }

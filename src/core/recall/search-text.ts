@@ -6,6 +6,7 @@ import {
 import { stem } from "../../text/stem.js";
 import { isStopWord } from "../../text/stop-words.js";
 import { wordTokens } from "../../text/tokenize.js";
+import { LruMap } from "../lru-map.js";
 
 /** Separates a memory's own words from its context's; never a word itself. */
 const CONTEXT_MARKER = "|";
@@ -82,15 +83,26 @@ export function searchTokens(searchText: string): string[] {
   return context.length > 0 ? [...own, ...context] : own;
 }
 
+/**
+ * The last queries' terms: a recall reads its query's words up to three times (its clauses,
+ * whether it names a subject, its keywords), and segmenting is most of the query's own cost.
+ */
+const recentTerms = new LruMap<string, readonly string[]>(64);
+
 /** The distinct search terms of a query's words that are not question words. */
 function meaningfulTerms(text: string): string[] {
-  return [
-    ...new Set(
-      searchWords(text)
-        .filter((token) => !isStopWord(token))
-        .map(stem),
-    ),
-  ];
+  let terms = recentTerms.get(text);
+  if (!terms) {
+    terms = [
+      ...new Set(
+        searchWords(text)
+          .filter((token) => !isStopWord(token))
+          .map(stem),
+      ),
+    ];
+    recentTerms.set(text, terms);
+  }
+  return [...terms];
 }
 
 /**

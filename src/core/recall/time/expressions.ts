@@ -82,7 +82,10 @@ export function periodsMeant(expressions: readonly TimeExpression[]): TimeExpres
 function scan(query: string, clock: Clock): Match[] {
   const matches: Match[] = [];
   RULES.forEach((rule, priority) => {
-    const pattern = new RegExp(rule.pattern); // a copy: lastIndex is per scan
+    // The rule's own expression, restarted: a scan runs to its end without yielding, so no
+    // other scan can move its lastIndex meanwhile (a copy per rule per query cost ~0.1 ms).
+    const pattern = rule.pattern;
+    pattern.lastIndex = 0;
     for (let match = pattern.exec(query); match; match = pattern.exec(query)) {
       const period = match[0] ? rule.resolve(match, clock) : undefined;
       if (period) {
