@@ -64,6 +64,34 @@ describe("PGlite statements prepared once, run in one round trip", () => {
     expect(await query(select, params)).toEqual(mine);
   });
 
+  it("reads a reply of many rows, multi-byte text and NULLs, as PGlite's own query does", async () => {
+    // Larger than one write of PostgreSQL's output buffer: the reply arrives in many chunks.
+    const select = `SELECT g AS id, CASE WHEN g % 7 = 0 THEN NULL ELSE repeat('记忆 é ', g % 50) END AS label,
+                           g * 0.5 AS half FROM generate_series(1, $1::int) g`;
+    const mine = await query(select, [5000]);
+    expect(mine).toHaveLength(5000);
+    expect(mine).toEqual((await db.query(select, [5000])).rows);
+  });
+
+  it("leaves PGlite's own query, exec and transaction reading their replies", async () => {
+    await query("INSERT INTO t (id, label) VALUES ($1, $2)", [1, "one"]);
+    expect((await db.query("SELECT label FROM t WHERE id = $1", [1])).rows).toEqual([
+      { label: "one" },
+    ]);
+    await query("SELECT id FROM t", []);
+    await expect(db.exec("SELECT 1/0")).rejects.toMatchObject({ code: "22012" });
+    await query("SELECT id FROM t", []);
+    await db.transaction(async (tx) => {
+      await statements.query("INSERT INTO t (id) VALUES ($1)", [2], true);
+      expect((await tx.query("SELECT count(*)::int AS n FROM t")).rows).toEqual([{ n: 2 }]);
+    });
+    // A statement described after a run reads its description (its columns) too.
+    expect(await query("SELECT id, label FROM t ORDER BY id", [])).toEqual([
+      { id: 1, label: "one" },
+      { id: 2, label: null },
+    ]);
+  });
+
   it("keeps a statement working after its table gains a column", async () => {
     await query("INSERT INTO t (id, label) VALUES ($1, $2)", [1, "one"]);
     expect(await query("SELECT * FROM t WHERE id = $1", [1])).toHaveLength(1);
