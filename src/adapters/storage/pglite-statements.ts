@@ -81,6 +81,7 @@ function replyRows(reply: Uint8Array, protocol: Protocol): (string | null)[][] {
     const type = reply[at]!;
     // The length counts itself, not the type byte.
     const end = at + 1 + view.getInt32(at + 1);
+    if (end < at + 5 || end > reply.length) throw new Error("PGlite sent a malformed reply");
     if (type === ERROR_RESPONSE) throw databaseError(reply, protocol);
     if (type === DATA_ROW) {
       const count = view.getInt16(at + 5);
