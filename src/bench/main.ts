@@ -425,14 +425,14 @@ async function benchBackend(name: string, part: Part): Promise<BenchResult[]> {
       // Each query asked once, warm-up ones apart: the service keeps recent queries' vectors
       // (core/query-vectors), and what is measured is a recall that embeds its query. The
       // floor runs its own new queries: on the recall's vector it would find the graph pages
-      // that recall just read in the buffer pool (4–7% faster at 100 000 memories,
-      // docs/benchmarks.md), a head start no recall of a new question has.
+      // that recall just read in the buffer pool (at 100 000 memories 4% faster on PGlite, 25–30%
+      // on PostgreSQL: docs/benchmarks.md), a head start no recall of a new question has.
       const [warmUps = [], queries = [], floorQueries = []] = distinctQueries([
         20,
         queryCount,
         queryCount,
       ]);
-      const vectors = await embedder.embed(floorQueries, "query");
+      const floorVectors = await embedder.embed(floorQueries, "query");
       const floorSql = `SELECT id FROM episodic_memories ORDER BY embedding <=> $1::vector LIMIT ${TOP_K}`;
       const warmUpVectors = await embedder.embed(warmUps, "query");
       for (const [i, query] of warmUps.entries()) {
@@ -449,7 +449,7 @@ async function benchBackend(name: string, part: Part): Promise<BenchResult[]> {
         // on the one session and carry its cost (~0.2 ms at 10k, a quarter of the floor).
         await memory.accessCountsWritten();
         floorMs.push(
-          (await timed(() => driver.query(floorSql, [toVectorLiteral(vectors[i]!)])))[1],
+          (await timed(() => driver.query(floorSql, [toVectorLiteral(floorVectors[i]!)])))[1],
         );
       }
       const recall = percentiles(recallMs);
