@@ -11,7 +11,10 @@ import { registerServe } from "./commands/serve.js";
 import { registerTransfer } from "./commands/transfer.js";
 import { registerWarm } from "./commands/warm.js";
 import { exitCodeFor } from "./exit-codes.js";
+import { restoreProcessName } from "./process-name.js";
 import { VERSION } from "./version.js";
+
+restoreProcessName();
 
 const program = new Command()
   .name("hindsight")
