@@ -4,7 +4,12 @@
  * Append new migrations; never edit one that has shipped.
  */
 import type { SqlExecutor } from "./executor.js";
-import { calendarSearchText, reindexSearchText, rewriteSearchTexts } from "./reindex.js";
+import {
+  calendarSearchText,
+  reindexSearchText,
+  rewriteSearchTexts,
+  unitSearchText,
+} from "./reindex.js";
 
 export interface MigrationContext {
   dimensions: number;
@@ -367,6 +372,20 @@ const calendarWords: Migration = {
   },
 };
 
+/*
+ * Keyword search with units of measure in one form (text/unit-words): "164cm", "164 cm" and
+ * 164厘米 all hold 164 and 厘米, "5km" and 5公里 hold 5 and 公里. Stored search texts, terms and
+ * BM25 statistics are upgraded in place.
+ */
+const unitWords: Migration = {
+  version: 10,
+  name: "keyword index with units of measure in one form",
+  sql: () => "",
+  run: async (tx) => {
+    await rewriteSearchTexts(tx, unitSearchText);
+  },
+};
+
 export const MIGRATIONS: readonly Migration[] = [
   initial,
   lifecycle,
@@ -377,4 +396,5 @@ export const MIGRATIONS: readonly Migration[] = [
   reindexKeywords,
   managing,
   calendarWords,
+  unitWords,
 ];

@@ -12,7 +12,7 @@
  * unstemmed words but not their stems. A row whose text has no word that stemming changes is
  * left as it is (its own words are the same either way).
  */
-import { searchDocument, withCalendarWords } from "../../core/recall/search-text.js";
+import { searchDocument, withCalendarWords, withUnitWords } from "../../core/recall/search-text.js";
 import type { MemoryLayer } from "../../core/types.js";
 import { stem } from "../../text/stem.js";
 import { wordTokens } from "../../text/tokenize.js";
@@ -60,6 +60,15 @@ export interface ReindexReport {
  */
 export function calendarSearchText(searchText: string, sourceText: string): string | undefined {
   const upgraded = withCalendarWords(searchText, sourceText);
+  return upgraded === searchText ? undefined : upgraded;
+}
+
+/**
+ * The search text of a row written before units of measure had one form (storage/migrations,
+ * version 10), or undefined when it is current.
+ */
+export function unitSearchText(searchText: string): string | undefined {
+  const upgraded = withUnitWords(searchText);
   return upgraded === searchText ? undefined : upgraded;
 }
 

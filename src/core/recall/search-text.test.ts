@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { stem } from "../../text/stem.js";
 import { wordTokens } from "../../text/tokenize.js";
 import {
+  currentSearchText,
   namesSubject,
   queryClauses,
   queryTerms,
@@ -9,6 +10,7 @@ import {
   searchText,
   searchTokens,
   withCalendarWords,
+  withUnitWords,
 } from "./search-text.js";
 
 describe("search text", () => {
@@ -51,6 +53,31 @@ describe("calendar words in search", () => {
     expect(withCalendarWords(stored, summary)).toBe(searchText([summary], context));
     const current = searchText([summary], context);
     expect(withCalendarWords(current, summary)).toBe(current);
+  });
+});
+
+describe("units of measure in search", () => {
+  it("lets a question in one unit's form find a memory in another", () => {
+    const memory = searchDocument(searchText(["我表妹身高有164厘米"])).own;
+    const query = queryTerms("那身高164cm的人是做什么的呀？");
+    expect(query.filter((term) => memory.includes(term))).toEqual(["身高", "164", "厘米"]);
+    const run = searchDocument(searchText(["Ran 5 kilometers before work"])).own;
+    expect(queryTerms("Who ran 5km?").filter((term) => run.includes(term))).toEqual([
+      "ran",
+      "5",
+      "公里",
+    ]);
+  });
+
+  it("upgrades a search text stored before them, own words and context", () => {
+    const summary = "Ran 5km in 30 mins";
+    const context = "Mel: she is 164cm?";
+    // What the tokenizer wrote before units had one form: glued tokens, stemmed words.
+    const stored = "ran 5km in 30 min | mel she is 164cm";
+    expect(withUnitWords(stored)).toBe(searchText([summary], context));
+    expect(currentSearchText(stored, summary)).toBe(searchText([summary], context));
+    const current = searchText([summary], context);
+    expect(withUnitWords(current)).toBe(current);
   });
 });
 

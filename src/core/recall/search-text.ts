@@ -6,6 +6,7 @@ import {
 import { stem } from "../../text/stem.js";
 import { isStopWord } from "../../text/stop-words.js";
 import { wordTokens } from "../../text/tokenize.js";
+import { unitWords, upgradeStoredUnits } from "../../text/unit-words.js";
 import { LruMap } from "../lru-map.js";
 
 /** Separates a memory's own words from its context's; never a word itself. */
@@ -37,9 +38,12 @@ export function searchTerms(text: string): string[] {
   return searchWords(text).map(stem);
 }
 
-/** The words of a text as keyword search reads them, before stemming: calendar words in one form. */
+/**
+ * The words of a text as keyword search reads them, before stemming: calendar words and units
+ * of measure in one form.
+ */
 export function searchWords(text: string): string[] {
-  return calendarWords(wordTokens(separateCalendarWords(text)));
+  return unitWords(calendarWords(wordTokens(separateCalendarWords(text))));
 }
 
 export interface SearchDocument {
@@ -68,12 +72,38 @@ const EVEN = /\beven\b/i;
  * is returned unchanged.
  */
 export function withCalendarWords(stored: string, source: string): string {
-  const { own, context } = searchDocument(stored);
   const evening = EVENING.test(source) && !EVEN.test(source);
-  const upgradedOwn = upgradeStoredTerms(own, evening);
-  const upgradedContext = upgradeStoredTerms(context, false);
+  return rewriteParts(stored, (terms, own) => upgradeStoredTerms(terms, own && evening));
+}
+
+/**
+ * A search text stored before units of measure had one form ("164cm" for 164 厘米), as the
+ * current tokenizer writes it. A current search text is returned unchanged.
+ */
+export function withUnitWords(stored: string): string {
+  return rewriteParts(stored, upgradeStoredUnits);
+}
+
+/**
+ * A search text stored or exported by an earlier version (since stemming, see storage/reindex)
+ * as the current tokenizer writes it; `source` is the memory's own text.
+ */
+export function currentSearchText(stored: string, source: string): string {
+  return withUnitWords(withCalendarWords(stored, source));
+}
+
+/** A stored search text with each part's terms rewritten (`own`: the memory's own words). */
+function rewriteParts(
+  stored: string,
+  rewrite: (terms: string[], own: boolean) => string[],
+): string {
+  const { own, context } = searchDocument(stored);
+  const rewrittenOwn = rewrite(own, true);
+  const rewrittenContext = rewrite(context, false);
   return (
-    upgradedContext.length > 0 ? [...upgradedOwn, CONTEXT_MARKER, ...upgradedContext] : upgradedOwn
+    rewrittenContext.length > 0
+      ? [...rewrittenOwn, CONTEXT_MARKER, ...rewrittenContext]
+      : rewrittenOwn
   ).join(" ");
 }
 

@@ -108,8 +108,14 @@ describe("importMemories", () => {
       ...current,
       search_text: "deploi move the sync to fridai even | mel 星期五 早上",
     };
-    await importMemories(deps, { records: [older] });
+    // And before units of measure had one form: "5km" as one word.
+    const olderStill = {
+      ...episode("Ran 5km before the sync"),
+      search_text: "deploi ran 5km befor the sync",
+    };
+    await importMemories(deps, { records: [older, olderStill] });
     expect(written[0]!.search_text).toBe("deploi move the sync to 周五 晚上 | mel 周五 上午");
     expect(current.search_text).toBe("deploi move the sync to 周五 晚上");
+    expect(written[1]!.search_text).toBe("deploi ran 5 公里 befor the sync");
   });
 });

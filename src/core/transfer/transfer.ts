@@ -12,7 +12,7 @@ import { embeddingText } from "../memories/embedding-text.js";
 import type { MemoryRecords } from "../memories/ports.js";
 import { findMemories } from "../memories/read.js";
 import type { Embedder } from "../ports.js";
-import { withCalendarWords } from "../recall/search-text.js";
+import { currentSearchText } from "../recall/search-text.js";
 import { LAYERS, type MemoryLayer } from "../types.js";
 import { validate } from "../validate.js";
 import {
@@ -197,7 +197,7 @@ async function prepareImport(deps: TransferDeps, input: unknown) {
     .map((memory) => ({
       ...memory,
       // An export of an older version holds the search text its tokenizer wrote.
-      search_text: withCalendarWords(
+      search_text: currentSearchText(
         memory.search_text,
         memory.layer === "episodic" ? memory.summary : `${memory.key_text} ${memory.value_text}`,
       ),
